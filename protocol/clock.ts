@@ -1,0 +1,122 @@
+/**
+ * The one time source for deadlines, retries, delays and latency. Injected everywhere so
+ * tests can drive time; the system clock is the default in production.
+ */
+export interface Clock {
+  /** Monotonic milliseconds (fractional allowed); only differences are meaningful. */
+  now(): number;
+  /** Wall-clock milliseconds since the epoch, for records read by people. */
+  wallNow(): number;
+  /** Resolves after `ms`; rejects with the signal's reason as soon as the signal aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** Reason used when a sleep is aborted by a signal that carries no reason of its own. */
+export class SleepAborted extends Error {
+  constructor() {
+    super('sleep aborted');
+    this.name = 'SleepAborted';
+  }
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new SleepAborted();
+}
+
+/** The real clock: `performance.now()` and timers. */
+export const systemClock: Clock = {
+  now: () => performance.now(),
+  wallNow: () => Date.now(),
+  sleep(ms, signal) {
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(abortReason(signal));
+        return;
+      }
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(abortReason(signal as AbortSignal));
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, Math.max(0, ms));
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  },
+};
+
+interface PendingSleep {
+  at: number;
+  seq: number;
+  resolve: () => void;
+}
+
+/**
+ * A manual clock for tests: time moves only through `advance`/`advanceTo`, and sleeps whose
+ * time has come resolve in order of their due time.
+ */
+export class ManualClock implements Clock {
+  private current: number;
+  private wallOffset: number;
+  private pending: PendingSleep[] = [];
+  private seq = 0;
+
+  constructor(start = 0, wallStart = 1_767_225_600_000) {
+    this.current = start;
+    this.wallOffset = wallStart - start;
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  wallNow(): number {
+    return this.current + this.wallOffset;
+  }
+
+  /** Number of sleeps not yet due. */
+  get pendingSleeps(): number {
+    return this.pending.length;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(abortReason(signal));
+        return;
+      }
+      const entry: PendingSleep = { at: this.current + Math.max(0, ms), seq: this.seq++, resolve };
+      const onAbort = () => {
+        this.pending = this.pending.filter((p) => p !== entry);
+        reject(abortReason(signal as AbortSignal));
+      };
+      entry.resolve = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      this.pending.push(entry);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** Moves time forward by `ms`, resolving every sleep that falls due, earliest first. */
+  async advance(ms: number): Promise<void> {
+    await this.advanceTo(this.current + ms);
+  }
+
+  async advanceTo(target: number): Promise<void> {
+    for (;;) {
+      const due = this.pending
+        .filter((p) => p.at <= target)
+        .sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
+      if (!due) break;
+      this.pending = this.pending.filter((p) => p !== due);
+      this.current = Math.max(this.current, due.at);
+      due.resolve();
+      // Let the woken code run before the next sleep falls due.
+      await new Promise<void>((r) => setImmediate(r));
+    }
+    this.current = Math.max(this.current, target);
+  }
+}

@@ -1,0 +1,23 @@
+/** JSON values as they travel on the wire. */
+export type JsonPrimitive = string | number | boolean | null;
+export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** True for a plain JSON object (not an array, not null). */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** One violation found by a validator: where, what, and which requirement it breaks. */
+export interface Violation {
+  /** JSON path in dotted/bracket form, `$` for the root (e.g. `$.hooks[0].subscriptions[1].timeoutMs`). */
+  path: string;
+  message: string;
+  requirement: string;
+}
+
+/** Appends a key or index to a JSON path. */
+export function childPath(path: string, key: string | number): string {
+  if (typeof key === 'number') return `${path}[${key}]`;
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
