@@ -1,0 +1,4 @@
+import type { Command } from './registry.js';
+
+/** Every subcommand, in the order `--help` lists them. */
+export const COMMANDS: readonly Command[] = [];

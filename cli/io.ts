@@ -1,0 +1,41 @@
+import type { Readable, Writable } from 'node:stream';
+
+/** Everything a command may touch of the outside world; the bin passes the real process, tests pass fakes. */
+export interface CliIo {
+  argv: readonly string[];
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  /** Aborted on SIGINT/SIGTERM of the CLI process. */
+  signal: AbortSignal;
+}
+
+/** Exit codes of DESIGN.md. */
+export const EXIT = {
+  ok: 0,
+  conformanceFailure: 1,
+  usage: 2,
+  targetUnreachable: 3,
+} as const;
+
+/** A problem with the user's input: one sentence naming the input and the fix; exit 2, no stack trace. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** The target (driver, backend) could not be exercised: exit 3. */
+export class TargetError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TargetError';
+  }
+}
+
+export function writeLine(stream: Writable, text: string): void {
+  stream.write(`${text}\n`);
+}

@@ -1,0 +1,21 @@
+import { run } from './run.js';
+
+/** The only place that reads the real process: argv, env, signals and the exit code. */
+export async function main(): Promise<void> {
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort(new Error('interrupted by a signal'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const code = await run({
+    argv: process.argv.slice(2),
+    env: process.env,
+    cwd: process.cwd(),
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    signal: controller.signal,
+  });
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  process.exitCode = code;
+}
