@@ -60,7 +60,7 @@ export interface Match {
   toolName?: string;
   /** All predicates must hold. */
   fields?: FieldPredicate[];
-  /** Attempt number of this event id: 1 for the first delivery of `params.event.id`, 2 for the first retry... */
+  /** Attempt number of this event id: 1 for the first delivery of `params.event.id` with this method, 2 for the first retry... */
   attempt?: NumberMatch;
   /** Delivery index: 1 for the first inbound frame the mock saw (all transports, since the last reset). */
   delivery?: NumberMatch;
@@ -247,7 +247,7 @@ export type RecordedAction =
 export interface EngineState {
   /** Inbound frames seen so far. */
   deliveries: number;
-  /** Deliveries seen per event id (`params.event.id`). */
+  /** Deliveries seen per method and event id (key `"<method> <event id>"`, see `attemptKey`). */
   attempts: Record<string, number>;
   /** Times each rule fired, by rule index. */
   fired: number[];
@@ -273,13 +273,13 @@ export interface InboundRecord {
   eventId?: string;
   eventType?: string;
   toolName?: string;
-  /** Attempt number of this event id (1 for frames without an event id). */
+  /** Attempt number of this event id for this method (1 for frames without an event id). */
   attempt: number;
   /** Index of the rule that decided, or null when a default strategy did. */
   rule: number | null;
-  /** False when no rule covered the frame (the unmatched / unparseable strategies). */
+  /** True when a rule (or a scenario-level HTTP setting such as `requireBearer`) decided; false for the default strategies. */
   planned: boolean;
-  /** The leaf behaviour carried out, after sequence / probability / delay were resolved. */
+  /** The behaviour carried out, with sequence and probability choices made (delays and exit replies kept). */
   behaviour: Behaviour;
 }
 
@@ -304,7 +304,9 @@ export type ViolationCode =
   | 'http-content-type'
   | 'auth-missing'
   | 'auth-wrong'
-  | 'behaviour-not-applicable';
+  | 'behaviour-not-applicable'
+  /** A safety net: the engine failed on a frame (a hand-built scenario that bypassed the parser). */
+  | 'engine-error';
 
 /** Something the mock could not accept as sent, or could not carry out as scripted. */
 export interface ViolationRecord {

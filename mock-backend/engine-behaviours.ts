@@ -1,0 +1,214 @@
+/**
+ * Turns one behaviour into transport-neutral actions at an offset (ms after the frame arrived).
+ * Pure apart from the context it is handed: PRNG draws and violations accumulate there.
+ */
+import { nextRandom } from './prng.js';
+import { BEHAVIOUR_TRANSPORTS, type Action, type Behaviour } from './model.js';
+import type { FrameViolation } from './engine-inbound.js';
+import { decodeBytes } from './recording.js';
+import {
+  framed,
+  malformedUtf8Parts,
+  replyText,
+  successMessage,
+  type ReplyContext,
+} from './engine-replies.js';
+
+/** The planner's context: reply facts plus the per-step mutable bits. */
+export interface PlanContext extends ReplyContext {
+  /** Attempt number of the frame's event id, for `sequence`. */
+  attempt: number;
+  /** PRNG state; advanced by each `probability` draw. */
+  prng: number;
+  violations: FrameViolation[];
+}
+
+/** Actions plus the behaviour actually carried out (sequence and probability choices made). */
+export interface Plan {
+  actions: Action[];
+  chosen: Behaviour;
+}
+
+const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json' };
+const DEFAULT_CHALLENGE = 'Bearer realm="ahp-mock"';
+
+/** Plans a behaviour. Never throws for any behaviour value, typed or not. */
+export function planBehaviour(b: Behaviour, ctx: PlanContext, offset: number): Plan {
+  const at = Math.max(0, offset);
+  const allowed = BEHAVIOUR_TRANSPORTS[b.kind] as readonly string[] | undefined;
+  if (!allowed || !allowed.includes(ctx.transport)) return notApplicable(b, ctx, at);
+  switch (b.kind) {
+    case 'delay': {
+      const sub = planBehaviour(b.then, ctx, at + Math.max(0, b.ms));
+      return { actions: sub.actions, chosen: { kind: 'delay', ms: b.ms, then: sub.chosen } };
+    }
+    case 'sequence': {
+      const step = b.steps[ctx.attempt - 1] ?? b.then ?? b.steps[b.steps.length - 1] ?? { kind: 'respond' };
+      return planBehaviour(step, ctx, at);
+    }
+    case 'probability': {
+      const draw = nextRandom(ctx.prng);
+      ctx.prng = draw.state;
+      return planBehaviour(draw.value < b.p ? b.behaviour : b.otherwise, ctx, at);
+    }
+    case 'exit':
+    case 'signal': {
+      const sub = b.reply ? planBehaviour(b.reply, ctx, at) : undefined;
+      const last = Math.max(at, ...(sub?.actions ?? []).map((a) => a.afterMs));
+      const end: Action =
+        b.kind === 'exit'
+          ? { type: 'exit', afterMs: last, code: b.code }
+          : { type: 'signal', afterMs: last, signal: b.signal };
+      const chosen: Behaviour = sub ? { ...b, reply: sub.chosen } : b;
+      return { actions: [...(sub?.actions ?? []), end], chosen };
+    }
+    default:
+      return { actions: planLeaf(b, ctx, at), chosen: b };
+  }
+}
+
+type Leaf = Exclude<Behaviour, { kind: 'delay' | 'sequence' | 'probability' | 'exit' | 'signal' }>;
+
+function planLeaf(b: Leaf, ctx: PlanContext, at: number): Action[] {
+  switch (b.kind) {
+    case 'respond':
+    case 'deny':
+    case 'rpc-error':
+    case 'mismatched-id':
+    case 'not-jsonrpc':
+    case 'malformed-json':
+      return body(ctx, at, [[0, framed(ctx, replyText(ctx, b))]]);
+    case 'malformed-utf8': {
+      const [first, second] = malformedUtf8Parts(ctx);
+      if (!b.split) return body(ctx, at, [[0, concat(first, second)]]);
+      return body(ctx, at, [
+        [0, first],
+        [Math.max(0, b.splitDelayMs ?? 5), second],
+      ]);
+    }
+    case 'raw':
+      return body(
+        ctx,
+        at,
+        b.chunks.map((c) => [Math.max(0, c.afterMs ?? 0), decodeBytes(c)]),
+      );
+    case 'pretty':
+      return body(ctx, at, [
+        [0, framed(ctx, JSON.stringify(successMessage(ctx, b.effects ?? []), null, b.indent ?? 2))],
+      ]);
+    case 'slow-body': {
+      const bytes = framed(ctx, JSON.stringify(successMessage(ctx, b.effects ?? [])));
+      const size = Math.max(1, Math.floor(b.chunkBytes));
+      const chunks: Array<[number, Uint8Array]> = [];
+      for (let i = 0; i * size < bytes.length; i++) {
+        chunks.push([i * Math.max(0, b.intervalMs), bytes.subarray(i * size, (i + 1) * size)]);
+      }
+      return body(ctx, at, chunks);
+    }
+    case 'twice': {
+      const bytes = framed(ctx, JSON.stringify(successMessage(ctx, b.effects ?? [])));
+      return body(ctx, at, [
+        [0, bytes],
+        [0, bytes],
+      ]);
+    }
+    case 'reset': {
+      const bytes = framed(ctx, JSON.stringify(successMessage(ctx)));
+      const prefix = bytes.subarray(0, Math.max(0, Math.min(bytes.length, b.afterBytes ?? 0)));
+      const out: Action[] = [];
+      if (ctx.transport !== 'stdio' && prefix.length > 0) out.push(head(at, 200, JSON_HEADERS));
+      if (prefix.length > 0) out.push({ type: 'write', afterMs: at, bytes: prefix });
+      out.push({ type: 'reset', afterMs: at });
+      return out;
+    }
+    case 'hang':
+      return [{ type: 'hang', afterMs: at }];
+    case 'silent':
+      if (ctx.transport === 'stdio') return [{ type: 'end', afterMs: at }];
+      return [head(at, 202, {}), { type: 'end', afterMs: at }];
+    case 'http-status': {
+      const headers: Record<string, string> = {};
+      if (b.body !== undefined) headers['content-type'] = b.contentType ?? 'text/plain; charset=utf-8';
+      else if (b.contentType !== undefined) headers['content-type'] = b.contentType;
+      Object.assign(headers, lowerKeys(b.headers ?? {}));
+      return headAndBody(at, b.status, headers, b.body ? decodeBytes(b.body) : undefined);
+    }
+    case 'http-redirect':
+      return headAndBody(at, b.status ?? 307, { location: b.location });
+    case 'http-unauthorized':
+      return headAndBody(at, 401, { 'www-authenticate': b.challenge ?? DEFAULT_CHALLENGE });
+    case 'wrong-content-type':
+      return headAndBody(
+        at,
+        200,
+        { 'content-type': b.contentType ?? 'text/plain' },
+        framed(ctx, JSON.stringify(successMessage(ctx, b.effects ?? []))),
+      );
+  }
+}
+
+/** The answer to a behaviour the transport cannot carry out (see the table in model.ts). */
+function notApplicable(b: Behaviour, ctx: PlanContext, at: number): Plan {
+  // Untyped input may carry any kind (or none); name it without trusting it.
+  const kind = String((b as { kind?: unknown } | null)?.kind);
+  const text = `mock-backend: behaviour '${kind}' does not apply to ${ctx.transport}`;
+  ctx.violations.push({ code: 'behaviour-not-applicable', message: text });
+  if (ctx.transport === 'stdio') {
+    return {
+      actions: [
+        { type: 'log', afterMs: at, text },
+        { type: 'end', afterMs: at },
+      ],
+      chosen: b,
+    };
+  }
+  return {
+    actions: headAndBody(
+      at,
+      501,
+      { 'content-type': 'text/plain; charset=utf-8' },
+      new TextEncoder().encode(`${text}\n`),
+    ),
+    chosen: b,
+  };
+}
+
+/** A reply body written in chunks at offsets from `at` (HTTP: after a 200 JSON head), then ended. */
+function body(ctx: PlanContext, at: number, chunks: Array<[number, Uint8Array]>): Action[] {
+  const out: Action[] = ctx.transport === 'stdio' ? [] : [head(at, 200, JSON_HEADERS)];
+  let last = at;
+  for (const [delay, bytes] of chunks) {
+    last = Math.max(last, at + delay);
+    out.push({ type: 'write', afterMs: at + delay, bytes });
+  }
+  out.sort((a, b) => a.afterMs - b.afterMs);
+  out.push({ type: 'end', afterMs: last });
+  return out;
+}
+
+function headAndBody(
+  at: number,
+  status: number,
+  headers: Record<string, string>,
+  bytes?: Uint8Array,
+): Action[] {
+  const out: Action[] = [head(at, status, headers)];
+  if (bytes && bytes.length > 0) out.push({ type: 'write', afterMs: at, bytes });
+  out.push({ type: 'end', afterMs: at });
+  return out;
+}
+
+function head(at: number, status: number, headers: Readonly<Record<string, string>>): Action {
+  return { type: 'head', afterMs: at, status, headers: { ...headers } };
+}
+
+function lowerKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}

@@ -1,0 +1,225 @@
+/**
+ * The mock backend's pure engine: one inbound frame in, actions + next state + records out.
+ * Shells (stdio process, HTTP server, msw handlers) only turn bytes into frames and carry out
+ * actions, so one scenario means the same thing on every transport.
+ */
+import { PROTOCOL_VERSION } from '../protocol/wire-types.js';
+import { decodeFrame, type DecodedFrame, type FrameViolation } from './engine-inbound.js';
+import { planBehaviour, type PlanContext } from './engine-behaviours.js';
+import { findRule } from './engine-matching.js';
+import type {
+  Action,
+  Behaviour,
+  EngineState,
+  InboundFrame,
+  InboundRecord,
+  RecordEntry,
+  Scenario,
+  StartFn,
+  StepFn,
+  StepResult,
+} from './model.js';
+import { prngState } from './prng.js';
+import { encodeBytes, recordAction } from './recording.js';
+
+/** The state before the first frame (and after a reset). */
+export function initialState(scenario: Scenario): EngineState {
+  return {
+    deliveries: 0,
+    attempts: {},
+    fired: scenario.rules.map(() => 0),
+    prng: prngState(scenario.seed ?? 0),
+  };
+}
+
+/** The key attempts are counted under: retries reuse method and event id; an observe of the same event does not count. */
+export function attemptKey(method: string, eventId: string): string {
+  return `${method} ${eventId}`;
+}
+
+/** Interprets one inbound frame. Never throws: anything unexpected becomes an `engine-error` violation. */
+export const step: StepFn = (scenario, state, inbound) => {
+  try {
+    return stepFrame(scenario, state, inbound);
+  } catch (e) {
+    // A safety net for hand-built scenarios that bypassed the parser; parsed scenarios never get here.
+    return engineError(state, inbound, e);
+  }
+};
+
+interface Decision {
+  behaviour: Behaviour;
+  rule: number | null;
+  planned: boolean;
+}
+
+function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame): StepResult {
+  const delivery = state.deliveries + 1;
+  const frame = decodeFrame(inbound.bytes);
+  const attempts = { ...state.attempts };
+  let attempt = 1;
+  if (frame.kind !== 'unparseable' && frame.method !== undefined && frame.eventId !== undefined) {
+    const key = attemptKey(frame.method, frame.eventId);
+    attempt = (attempts[key] ?? 0) + 1;
+    attempts[key] = attempt;
+  }
+  const violations: FrameViolation[] = [...frame.violations];
+  const fired = scenario.rules.map((_, i) => state.fired[i] ?? 0);
+  const decision =
+    httpGate(scenario, inbound, violations) ?? decide(scenario, frame, fired, { attempt, delivery, inbound });
+
+  const ctx: PlanContext = {
+    transport: inbound.transport,
+    replyId: frame.kind === 'request' && frame.id !== undefined ? frame.id : null,
+    protocolVersion: frame.protocolVersion ?? PROTOCOL_VERSION,
+    attempt,
+    prng: state.prng,
+    violations,
+  };
+  const plan = planBehaviour(decision.behaviour, ctx, 0);
+  const actions = stableByTime(plan.actions);
+
+  const base = { delivery, transport: inbound.transport, connectionId: inbound.connectionId };
+  const record: InboundRecord = {
+    type: 'inbound',
+    ...base,
+    at: { ...inbound.at },
+    bytes: encodeBytes(inbound.bytes),
+    kind: frame.kind,
+    attempt,
+    rule: decision.rule,
+    planned: decision.planned,
+    behaviour: plan.chosen,
+  };
+  if (inbound.http) record.http = { ...inbound.http, headers: { ...inbound.http.headers } };
+  if (frame.method !== undefined) record.method = frame.method;
+  if (frame.id !== undefined) record.id = frame.id;
+  if (frame.eventId !== undefined) record.eventId = frame.eventId;
+  if (frame.eventType !== undefined) record.eventType = frame.eventType;
+  if (frame.toolName !== undefined) record.toolName = frame.toolName;
+
+  const records: RecordEntry[] = [
+    record,
+    ...violations.map((v): RecordEntry => ({ type: 'violation', ...base, ...v })),
+    ...actions.map((a): RecordEntry => ({ type: 'outbound', ...base, action: recordAction(a) })),
+  ];
+  return { actions, state: { deliveries: delivery, attempts, fired, prng: ctx.prng }, records };
+}
+
+/** Scenario-level HTTP checks that answer before any rule: method, media type, bearer token. */
+function httpGate(
+  scenario: Scenario,
+  inbound: InboundFrame,
+  violations: FrameViolation[],
+): Decision | undefined {
+  if (inbound.transport === 'stdio' || !inbound.http) return undefined;
+  const { method, headers } = inbound.http;
+  if (method.toUpperCase() !== 'POST') {
+    violations.push({ code: 'http-method', message: `AHP messages are POSTed; the request used ${method}` });
+    return {
+      behaviour: { kind: 'http-status', status: 405, headers: { allow: 'POST' } },
+      rule: null,
+      planned: false,
+    };
+  }
+  const mediaType = (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (mediaType !== 'application/json') {
+    violations.push({
+      code: 'http-content-type',
+      message: `the request body must be sent as application/json, not ${mediaType ? `'${mediaType}'` : 'without a content type'}`,
+    });
+  }
+  const bearer = scenario.http?.requireBearer;
+  if (!bearer) return undefined;
+  const auth = headers.authorization;
+  const presented = auth === undefined ? undefined : /^bearer +(.*)$/i.exec(auth.trim())?.[1];
+  if (presented === bearer.token) return undefined;
+  violations.push(
+    auth === undefined
+      ? { code: 'auth-missing', message: 'the request carried no Authorization header' }
+      : { code: 'auth-wrong', message: 'the request carried a bearer token other than the required one' },
+  );
+  const behaviour: Behaviour = { kind: 'http-unauthorized' };
+  if (bearer.challenge !== undefined) behaviour.challenge = bearer.challenge;
+  return { behaviour, rule: null, planned: true };
+}
+
+function decide(
+  scenario: Scenario,
+  frame: DecodedFrame,
+  fired: number[],
+  facts: { attempt: number; delivery: number; inbound: InboundFrame },
+): Decision {
+  if (frame.kind === 'unparseable') {
+    const code = frame.layer === 'envelope' ? -32600 : -32700;
+    return { behaviour: scenario.unparseable ?? { kind: 'rpc-error', code }, rule: null, planned: false };
+  }
+  const rule = findRule(scenario.rules, fired, {
+    frame,
+    attempt: facts.attempt,
+    delivery: facts.delivery,
+    transport: facts.inbound.transport,
+  });
+  if (rule !== null) {
+    fired[rule] = (fired[rule] ?? 0) + 1;
+    return { behaviour: (scenario.rules[rule] as { behaviour: Behaviour }).behaviour, rule, planned: true };
+  }
+  if (frame.kind === 'notification') {
+    return { behaviour: scenario.notifications ?? { kind: 'silent' }, rule: null, planned: false };
+  }
+  return { behaviour: scenario.unmatched ?? { kind: 'respond' }, rule: null, planned: false };
+}
+
+/** Sorts by offset, keeping list order for equal offsets (Array.prototype.sort is stable). */
+function stableByTime(actions: Action[]): Action[] {
+  return [...actions].sort((a, b) => a.afterMs - b.afterMs);
+}
+
+function engineError(state: EngineState, inbound: InboundFrame, e: unknown): StepResult {
+  const base = {
+    delivery: state.deliveries + 1,
+    transport: inbound.transport,
+    connectionId: inbound.connectionId,
+  };
+  const message = `mock-backend: the engine failed on this frame (${e instanceof Error ? e.message : String(e)})`;
+  const actions: Action[] =
+    inbound.transport === 'stdio'
+      ? [
+          { type: 'log', afterMs: 0, text: message },
+          { type: 'end', afterMs: 0 },
+        ]
+      : [
+          { type: 'head', afterMs: 0, status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } },
+          { type: 'write', afterMs: 0, bytes: new TextEncoder().encode(`${message}\n`) },
+          { type: 'end', afterMs: 0 },
+        ];
+  const records: RecordEntry[] = [
+    { type: 'violation', ...base, code: 'engine-error', message },
+    ...actions.map((a): RecordEntry => ({ type: 'outbound', ...base, action: recordAction(a) })),
+  ];
+  return { actions, state: { ...state, deliveries: base.delivery }, records };
+}
+
+/** Process start: the stdio banner, or a refusal to start (message on stderr, then exit). */
+export const start: StartFn = (scenario, state, context) => {
+  if (context.transport !== 'stdio') return { actions: [], state, records: [] };
+  const settings = scenario.process ?? {};
+  const actions: Action[] = [];
+  if (settings.refuseToStart) {
+    const text = settings.refuseToStart.message ?? 'mock-backend: refusing to start (scenario setting)';
+    actions.push(
+      { type: 'log', afterMs: 0, text },
+      { type: 'exit', afterMs: 0, code: settings.refuseToStart.exitCode },
+    );
+  } else if (settings.banner !== undefined) {
+    actions.push({ type: 'write', afterMs: 0, bytes: new TextEncoder().encode(`${settings.banner}\n`) });
+  }
+  const records: RecordEntry[] = actions.map((a) => ({
+    type: 'outbound',
+    delivery: 0,
+    transport: context.transport,
+    connectionId: context.connectionId,
+    action: recordAction(a),
+  }));
+  return { actions, state, records };
+};
