@@ -14,3 +14,4 @@ export * from './event-validation.js';
 export * from './tool-events.js';
 export * from './messages.js';
 export * from './registration.js';
+export * from './requirements.js';
