@@ -23,6 +23,9 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new SleepAborted();
 }
 
+/** Longest delay one Node timer can hold; longer ones would silently fire after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** The real clock: `performance.now()` and timers. */
 export const systemClock: Clock = {
   now: () => performance.now(),
@@ -33,15 +36,30 @@ export const systemClock: Clock = {
         reject(abortReason(signal));
         return;
       }
+      // NaN is treated as 0; Infinity never elapses (only the signal ends it).
+      const due = performance.now() + (Number.isNaN(ms) ? 0 : Math.max(0, ms));
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const onAbort = () => {
         clearTimeout(timer);
         reject(abortReason(signal as AbortSignal));
       };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, Math.max(0, ms));
+      // Long sleeps are re-armed in timer-sized steps instead of overflowing to 1 ms.
+      const arm = () => {
+        const left = due - performance.now();
+        if (left <= 0) {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+          return;
+        }
+        if (left === Infinity && !signal) return;
+        timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
+      };
       signal?.addEventListener('abort', onAbort, { once: true });
+      if (ms <= 0 || Number.isNaN(ms)) {
+        timer = setTimeout(arm, 0);
+        return;
+      }
+      arm();
     });
   },
 };
@@ -86,7 +104,12 @@ export class ManualClock implements Clock {
         reject(abortReason(signal));
         return;
       }
-      const entry: PendingSleep = { at: this.current + Math.max(0, ms), seq: this.seq++, resolve };
+      // NaN is treated as 0, as in systemClock; Infinity stays pending until aborted.
+      const entry: PendingSleep = {
+        at: this.current + (Number.isNaN(ms) ? 0 : Math.max(0, ms)),
+        seq: this.seq++,
+        resolve,
+      };
       const onAbort = () => {
         this.pending = this.pending.filter((p) => p !== entry);
         reject(abortReason(signal as AbortSignal));
@@ -107,9 +130,7 @@ export class ManualClock implements Clock {
 
   async advanceTo(target: number): Promise<void> {
     for (;;) {
-      const due = this.pending
-        .filter((p) => p.at <= target)
-        .sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
+      const due = this.pending.filter((p) => p.at <= target).sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
       if (!due) break;
       this.pending = this.pending.filter((p) => p !== due);
       this.current = Math.max(this.current, due.at);

@@ -115,8 +115,14 @@ export class NdjsonDecoder {
   }
 }
 
-/** Decodes one line (newline already removed) into a frame or a fault. */
-export function decodeLine(bytes: Uint8Array, decoder = new TextDecoder('utf-8', { fatal: true })): NdjsonItem {
+/**
+ * Decodes one line (newline already removed) into a frame or a fault. A byte-order mark is kept
+ * (`ignoreBOM`), so it makes the line non-JSON here exactly as it does in `NdjsonDecoder`.
+ */
+export function decodeLine(
+  bytes: Uint8Array,
+  decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }),
+): NdjsonItem {
   let text: string;
   try {
     text = decoder.decode(bytes);
