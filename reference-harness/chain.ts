@@ -1,0 +1,100 @@
+import type { InterceptSubscription } from '../protocol/registration.js';
+import type { Capabilities } from '../protocol/wire-types.js';
+import { openRecord, type AuditRecord } from './audit.js';
+import type { DeliveryDeps } from './delivery.js';
+import type { Planned } from './dispatch.js';
+import { runInterceptor } from './interceptor.js';
+import type { Ending } from './interruption.js';
+import { applyFailurePolicy } from './policy.js';
+import type { EffectiveState } from './staging.js';
+import { interruptedReason, SYNTHETIC_DENIAL_REASON } from './synthetic-denial.js';
+
+/** How decision-making ended for one call. */
+export interface ChainSettlement {
+  /** The accepted effective state at settlement. */
+  state: EffectiveState;
+  decision: 'continue' | 'deny';
+  /** The backend's own reason for an explicit deny; a generic local sentence otherwise. */
+  reason?: string;
+  /** The backend's deny code, for an explicit deny that carried one. */
+  denyCode?: string;
+  /** True when the denial did not come from a backend (fail-closed or interruption). */
+  synthetic: boolean;
+  /** Set when the call ended (cancelled, budget expired, closed) before it settled. */
+  ending?: Ending;
+  /** One record per matching interceptor, in order. */
+  records: AuditRecord[];
+  /** Interceptors a short-circuit left uncalled; they get the boundary as `hooks/observe`. */
+  uncalled: Planned<InterceptSubscription>[];
+}
+
+/**
+ * Runs the matching interceptors one after another, never concurrently, in registration order.
+ * `[]` moves on; an accepted deny ends the chain (explicit, under either policy); an operational
+ * failure goes through the subscription's policy once; the call's ending stops everything and
+ * is never permission, whatever was accepted before.
+ */
+export async function runChain(
+  intercepts: readonly Planned<InterceptSubscription>[],
+  initial: EffectiveState,
+  capabilities: Capabilities,
+  deps: DeliveryDeps,
+): Promise<ChainSettlement> {
+  const records: AuditRecord[] = [];
+  let state = initial;
+  const skipRest = (from: number, why: string): Planned<InterceptSubscription>[] => {
+    const rest = intercepts.slice(from);
+    for (const planned of rest) {
+      const record = openRecord(planned.ref, 'intercept', 'skipped', deps.clock.now());
+      record.policy = planned.subscription.failurePolicy;
+      record.detail = why;
+      records.push(record);
+    }
+    return rest;
+  };
+  const ended = (ending: Ending, from: number): ChainSettlement => {
+    skipRest(from, `not called: the call ended (${ending})`);
+    return {
+      state,
+      decision: 'deny',
+      reason: interruptedReason(ending),
+      synthetic: true,
+      ending,
+      records,
+      uncalled: [],
+    };
+  };
+
+  for (let i = 0; i < intercepts.length; i++) {
+    const planned = intercepts[i] as Planned<InterceptSubscription>;
+    const before = deps.call.ending();
+    if (before !== undefined) return ended(before, i);
+    const { step, record } = await runInterceptor(planned, state, capabilities, deps);
+    records.push(record);
+    if (step.kind === 'ended') return ended(step.ending, i + 1);
+    if (step.kind === 'failure') {
+      if (applyFailurePolicy(planned.subscription.failurePolicy).kind === 'continue-unchanged') continue;
+      record.synthetic = true;
+      const uncalled = skipRest(i + 1, 'not called: a fail-closed failure ended the chain');
+      return { state, decision: 'deny', reason: SYNTHETIC_DENIAL_REASON, synthetic: true, records, uncalled };
+    }
+    state = step.staged.state;
+    const deny = step.staged.deny;
+    if (deny) {
+      const uncalled = skipRest(i + 1, 'not called: an earlier interceptor denied');
+      const settlement: ChainSettlement = {
+        state,
+        decision: 'deny',
+        reason: deny.reason,
+        synthetic: false,
+        records,
+        uncalled,
+      };
+      if (deny.code !== undefined) settlement.denyCode = deny.code;
+      return settlement;
+    }
+  }
+  const last = deps.call.ending();
+  if (last !== undefined) return ended(last, intercepts.length);
+  return { state, decision: 'continue', synthetic: false, records, uncalled: [] };
+}

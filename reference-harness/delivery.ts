@@ -1,0 +1,65 @@
+import type { Clock } from '../protocol/clock.js';
+import type { AuditRecord } from './audit.js';
+import type { CallBudget } from './budget.js';
+import type { TranscriptRecorder } from './transcript.js';
+import type { BackendTransport, NotifyOutcome, SendContext, TransportReply } from './transport.js';
+
+/** What every delivery of one hook call shares. */
+export interface DeliveryDeps {
+  clock: Clock;
+  call: CallBudget;
+  transcript: TranscriptRecorder;
+  transportFor: (backendId: string) => BackendTransport;
+  protocolVersion: string;
+  retries: number;
+  retryBackoffMs: number;
+}
+
+/** The send context of one attempt: the deadline's signal, the transcript, and the late-reply note. */
+export function sendContext(
+  deps: DeliveryDeps,
+  record: AuditRecord,
+  signal: AbortSignal,
+  attempt: number,
+): SendContext {
+  return {
+    signal,
+    onFrame: deps.transcript.onFrameFor(record.backendId, attempt),
+    onLateReply: (raw) => {
+      // A late reply is a note on the record and nothing else: the outcome was already settled.
+      record.lateResponse ??= { at: deps.clock.now(), bytesLength: raw.byteLength };
+    },
+  };
+}
+
+/** Calls `transport.request`, turning a contract breach (a throw or rejection) into a failure value. */
+export async function safeRequest(
+  transport: BackendTransport,
+  frame: string,
+  ctx: SendContext,
+): Promise<TransportReply> {
+  try {
+    return await transport.request(frame, ctx);
+  } catch (error) {
+    return {
+      ok: false,
+      failure: { failureClass: 'connection', code: 'transport.exception', detail: String(error) },
+    };
+  }
+}
+
+/** Calls `transport.notify`, turning a contract breach (a throw or rejection) into a failure value. */
+export async function safeNotify(
+  transport: BackendTransport,
+  frame: string,
+  ctx: SendContext,
+): Promise<NotifyOutcome> {
+  try {
+    return await transport.notify(frame, ctx);
+  } catch (error) {
+    return {
+      ok: false,
+      failure: { failureClass: 'connection', code: 'transport.exception', detail: String(error) },
+    };
+  }
+}

@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../protocol/clock.js';
+import type { BackendRegistration } from '../protocol/registration.js';
+import { PROTOCOL_VERSION, type ToolBeforeEvent } from '../protocol/wire-types.js';
+import { buildCapabilities } from './advertised-effects.js';
+import type { AuditRecord } from './audit.js';
+import { startCallBudget, type CallBudget } from './budget.js';
+import { runChain } from './chain.js';
+import type { DeliveryDeps } from './delivery.js';
+import { planDispatch } from './dispatch.js';
+import { HarnessClosedError, HarnessConfigError, HarnessInputError } from './errors.js';
+import { buildToolBeforeEvent, type InvokeInput } from './event.js';
+import type { Ending } from './interruption.js';
+import { deliverObservations, skippedObservations, type ObserveTarget } from './observers.js';
+import { resolveOptions, type HarnessOptions, type ResolvedOptions } from './options.js';
+import type { Permission } from './staging.js';
+import { TranscriptRecorder, type TranscriptEntry } from './transcript.js';
+import type { BackendTransport, TokenProvider } from './transport.js';
+
+/** Per-call options: an explicit cancellation signal and/or an enclosing budget. */
+export interface InvokeOptions {
+  signal?: AbortSignal;
+  /** The whole call's budget in ms; everything the call does consumes it. */
+  budgetMs?: number;
+}
+
+/** The settled outcome of one hook call. */
+export interface InvokeResult {
+  /** Never `continue` for an interrupted call. `continue` means only "no AHP denial". */
+  decision: 'continue' | 'deny';
+  /** Why the call was denied: the backend's reason, or a generic local sentence. */
+  reason?: string;
+  /** The backend's deny code, for an explicit deny that carried one. */
+  denyCode?: string;
+  /** True when the denial is not a backend's explicit deny (fail-closed or interruption). */
+  synthetic: boolean;
+  interrupted: boolean;
+  ending?: Ending;
+  /** Host permission state from accepted `allow`/`ask` effects; the host still enforces its own rules. */
+  permission: Permission;
+  /** Accepted `message` effects, in order. */
+  messages: string[];
+  /** The `tool.before` event as first sent. */
+  event: ToolBeforeEvent;
+  /** The settled effective event (accepted input modifications applied). */
+  effectiveEvent: ToolBeforeEvent;
+  audit: AuditRecord[];
+  transcript: TranscriptEntry[];
+}
+
+/** A reference AHP harness bound to one registration. */
+export interface Harness {
+  /** Raises `tool.before` for one tool call and settles it; rejects locally after `close()`. */
+  invoke(input: InvokeInput, options?: InvokeOptions): Promise<InvokeResult>;
+  /** Stops admission, ends in-flight calls, closes owned transports (reaping processes); idempotent. */
+  close(): Promise<void>;
+  /** PIDs of processes this harness spawned and has not yet seen exit. */
+  livePids(): number[];
+}
+
+/** What a transport factory gets besides the backend entry. */
+export interface TransportFactoryDeps {
+  clock: Clock;
+  env: Record<string, string | undefined>;
+  tokenProviders: Record<string, TokenProvider>;
+  killGraceMs: number;
+}
+
+/** Builds the transport the harness owns for one backend (it closes it on `close()`). */
+export type TransportFactory = (backend: BackendRegistration, deps: TransportFactoryDeps) => BackendTransport;
+
+/**
+ * Creates a harness with an explicit transport factory; `createHarness` in `index.ts` passes the
+ * built-in one. Every backend without an injected transport gets an owned one now, so a backend
+ * that cannot be built is a configuration error up front, never a silent skip.
+ */
+export function createHarnessWith(options: HarnessOptions, factory: TransportFactory | undefined): Harness {
+  const resolved = resolveOptions(options);
+  const { clock } = resolved;
+  const transports = new Map<string, BackendTransport>(resolved.injected);
+  const owned: BackendTransport[] = [];
+  for (const backend of resolved.registration.hooks) {
+    if (transports.has(backend.id)) continue;
+    const transport = buildOwned(backend, resolved, factory, owned);
+    transports.set(backend.id, transport);
+    owned.push(transport);
+  }
+  const capabilities = buildCapabilities(resolved.advertisedEffects);
+  const closeController = new AbortController();
+  const inflight = new Set<Promise<unknown>>();
+  let closing: Promise<void> | undefined;
+
+  const runCall = async (event: ToolBeforeEvent, call: CallBudget): Promise<InvokeResult> => {
+    const transcript = new TranscriptRecorder(clock);
+    const deps: DeliveryDeps = {
+      clock,
+      call,
+      transcript,
+      transportFor: (id) => transports.get(id) as BackendTransport,
+      protocolVersion: PROTOCOL_VERSION,
+      retries: resolved.retries,
+      retryBackoffMs: resolved.retryBackoffMs,
+    };
+    const plan = planDispatch(resolved.registration, event.type);
+    const settlement = await runChain(
+      plan.intercepts,
+      { event, permission: 'none', messages: [] },
+      capabilities,
+      deps,
+    );
+    const targets: ObserveTarget[] = [
+      ...plan.observers.map((planned) => ({ planned, boundaryCopy: false })),
+      ...settlement.uncalled.map((planned) => ({ planned, boundaryCopy: true })),
+    ];
+    // Interruption starts no observations; otherwise the call owns them until each ends or is bounded.
+    const observed =
+      settlement.ending !== undefined
+        ? skippedObservations(targets, clock.now(), `not started: the call ended (${settlement.ending})`)
+        : await deliverObservations(targets, settlement.state.event, resolved.observerBoundMs, deps);
+    const result: InvokeResult = {
+      decision: settlement.decision,
+      synthetic: settlement.synthetic,
+      interrupted: settlement.ending !== undefined,
+      permission: settlement.state.permission,
+      messages: settlement.state.messages,
+      event,
+      effectiveEvent: settlement.state.event,
+      audit: [...settlement.records, ...observed],
+      transcript: transcript.entries,
+    };
+    if (settlement.reason !== undefined) result.reason = settlement.reason;
+    if (settlement.denyCode !== undefined) result.denyCode = settlement.denyCode;
+    if (settlement.ending !== undefined) result.ending = settlement.ending;
+    return result;
+  };
+
+  return {
+    async invoke(input, invokeOptions = {}) {
+      if (closing) throw new HarnessClosedError();
+      const { budgetMs, signal } = invokeOptions;
+      if (
+        budgetMs !== undefined &&
+        !(typeof budgetMs === 'number' && Number.isFinite(budgetMs) && budgetMs >= 0)
+      ) {
+        throw new HarnessInputError('budgetMs must be a non-negative finite number of milliseconds.');
+      }
+      const built = buildToolBeforeEvent(input, {
+        source: resolved.source,
+        newEventId: () => `evt_${randomUUID()}`,
+        wallNow: () => clock.wallNow(),
+      });
+      if (!built.ok) {
+        throw new HarnessInputError(
+          'The invoke input does not make a valid tool.before event.',
+          built.violations,
+        );
+      }
+      const call = startCallBudget({
+        clock,
+        closeSignal: closeController.signal,
+        ...(budgetMs === undefined ? {} : { budgetMs }),
+        ...(signal === undefined ? {} : { signal }),
+      });
+      const work = runCall(built.event, call).finally(() => call.dispose());
+      const tracked = work.then(
+        () => undefined,
+        () => undefined,
+      );
+      inflight.add(tracked);
+      void tracked.then(() => inflight.delete(tracked));
+      return work;
+    },
+
+    close() {
+      closing ??= (async () => {
+        closeController.abort();
+        // In-flight calls end at once on the abort (nothing awaits a transport past it).
+        await Promise.allSettled([...inflight]);
+        await Promise.allSettled(owned.map((t) => t.close()));
+      })();
+      return closing;
+    },
+
+    livePids() {
+      return owned.flatMap((t) => t.livePids());
+    },
+  };
+}
+
+function buildOwned(
+  backend: BackendRegistration,
+  resolved: ResolvedOptions,
+  factory: TransportFactory | undefined,
+  built: BackendTransport[],
+): BackendTransport {
+  const fail = (message: string): never => {
+    // Whatever was already built is released before the error leaves.
+    for (const t of built) void t.close();
+    throw new HarnessConfigError('transport-invalid', message, [
+      {
+        path: `$.hooks[${resolved.registration.hooks.indexOf(backend)}].transport`,
+        message,
+        requirement: 'AHPX-HARNESS-OPTIONS',
+      },
+    ]);
+  };
+  if (!factory)
+    return fail(`No transport was injected for backend "${backend.id}" and no factory is available.`);
+  try {
+    return factory(backend, {
+      clock: resolved.clock,
+      env: resolved.env,
+      tokenProviders: resolved.tokenProviders,
+      killGraceMs: resolved.killGraceMs,
+    });
+  } catch (error) {
+    return fail(
+      `The transport for backend "${backend.id}" cannot be built: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}

@@ -1,0 +1,110 @@
+import type { JsonValue } from '../protocol/json.js';
+import type { InterceptSubscription } from '../protocol/registration.js';
+import { buildInterceptRequest } from '../protocol/messages.js';
+import type { Capabilities } from '../protocol/wire-types.js';
+import { endingOutcome, openRecord, type AuditRecord } from './audit.js';
+import { startSubscriptionDeadline } from './deadline.js';
+import { safeRequest, sendContext, type DeliveryDeps } from './delivery.js';
+import type { Planned } from './dispatch.js';
+import type { Ending } from './interruption.js';
+import { judgeReply } from './reply-judge.js';
+import { runWithRetries } from './retry.js';
+import { stageEffects, type EffectiveState, type Staged } from './staging.js';
+import type { TransportFailure } from './transport.js';
+
+/** How one interceptor ended: an accepted response, an operational failure, or the call's ending. */
+export type InterceptStep =
+  | { kind: 'accepted'; staged: Extract<Staged, { ok: true }> }
+  | { kind: 'failure'; failure: TransportFailure }
+  | { kind: 'ended'; ending: Ending };
+
+type Verdict = { ok: true; staged: Extract<Staged, { ok: true }> } | { ok: false; failure: TransportFailure };
+
+/**
+ * Runs one intercept subscription under one deadline: serializes the request once (every retry
+ * resends those exact bytes), sends, judges the reply, and stages the whole response. The
+ * deadline is re-checked after each attempt, so acceptance is published only inside it.
+ * The failure policy is not applied here: the chain applies it once per response.
+ */
+export async function runInterceptor(
+  planned: Planned<InterceptSubscription>,
+  state: EffectiveState,
+  capabilities: Capabilities,
+  deps: DeliveryDeps,
+): Promise<{ step: InterceptStep; record: AuditRecord }> {
+  const { clock } = deps;
+  const { subscription } = planned;
+  const record = openRecord(planned.ref, 'intercept', 'no-effect', clock.now());
+  record.policy = subscription.failurePolicy;
+  const request = buildInterceptRequest({
+    protocolVersion: deps.protocolVersion,
+    event: state.event,
+    capabilities,
+  });
+  const frame = JSON.stringify(request);
+  const transport = deps.transportFor(planned.backend.id);
+  const deadline = startSubscriptionDeadline(clock, deps.call, subscription.timeoutMs);
+
+  const attempt = async (n: number): Promise<Verdict> => {
+    const reply = await safeRequest(transport, frame, sendContext(deps, record, deadline.signal, n));
+    const judged = judgeReply(reply, {
+      requestId: request.id,
+      protocolVersion: deps.protocolVersion,
+      eventType: state.event.type,
+      capabilities,
+      event: state.event as unknown as JsonValue,
+    });
+    if (!judged.ok) return judged;
+    const staged = stageEffects(state, judged.effects);
+    if (!staged.ok)
+      return {
+        ok: false,
+        failure: { failureClass: 'invalid-effects', code: staged.code, detail: staged.detail },
+      };
+    record.effects = judged.effects.map((e) => e.type);
+    return { ok: true, staged };
+  };
+
+  try {
+    const run = await runWithRetries<Verdict>({
+      clock,
+      deadline,
+      retries: deps.retries,
+      backoffMs: deps.retryBackoffMs,
+      attempt,
+      isFailure: (v) => !v.ok,
+    });
+    record.attempts = run.attempts;
+    record.settledAt = clock.now();
+    if (run.stopped !== undefined && run.stopped !== 'deadline') {
+      record.outcome = endingOutcome(run.stopped);
+      delete record.effects;
+      return { step: { kind: 'ended', ending: run.stopped }, record };
+    }
+    const verdict: Verdict | undefined = run.stopped === 'deadline' ? undefined : run.last;
+    if (verdict === undefined) {
+      const failure: TransportFailure = {
+        failureClass: 'deadline-exceeded',
+        code: 'deadline.exceeded',
+        detail: `no acceptable reply within ${subscription.timeoutMs} ms`,
+      };
+      return { step: fail(record, failure), record };
+    }
+    if (!verdict.ok) return { step: fail(record, verdict.failure), record };
+    const { staged } = verdict;
+    record.outcome = staged.deny ? 'deny' : (record.effects?.length ?? 0) === 0 ? 'no-effect' : 'effects';
+    if (staged.deny) record.synthetic = false;
+    return { step: { kind: 'accepted', staged }, record };
+  } finally {
+    deadline.dispose();
+  }
+}
+
+function fail(record: AuditRecord, failure: TransportFailure): InterceptStep {
+  record.outcome = 'operational-failure';
+  record.failureClass = failure.failureClass;
+  record.failureCode = failure.code;
+  record.detail = failure.detail;
+  delete record.effects;
+  return { kind: 'failure', failure };
+}

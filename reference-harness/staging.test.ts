@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { Effect, ToolBeforeEvent } from '../protocol/wire-types.js';
+import { stageEffects, type EffectiveState } from './staging.js';
+
+const event: ToolBeforeEvent = {
+  id: 'e',
+  source: 'urn:x',
+  type: 'tool.before',
+  time: '2026-01-01T00:00:00Z',
+  call: { id: 'c' },
+  tool: { name: 'Bash', input: { command: 'rm -rf /', cwd: '/', env: { A: '1' } }, origin: 'native' },
+  path: 'native',
+};
+const base: EffectiveState = { event, permission: 'none', messages: ['earlier'] };
+
+describe('stageEffects', () => {
+  it('leaves the state untouched for []', () => {
+    const r = stageEffects(base, []);
+    expect(r).toEqual({ ok: true, state: base });
+  });
+
+  it('stages a deny with its reason and code, without mutating the input state', () => {
+    const r = stageEffects(base, [
+      { type: 'message', text: 'blocked' },
+      { type: 'deny', reason: 'policy says no', code: 'org.example.no' },
+      { type: 'deny', reason: 'second' },
+    ]);
+    expect(r).toEqual({
+      ok: true,
+      state: { event, permission: 'none', messages: ['earlier', 'blocked'] },
+      deny: { reason: 'policy says no', code: 'org.example.no' },
+    });
+    expect(base.messages).toEqual(['earlier']);
+  });
+
+  it('merges shallowly and replaces whole, keeping null as a value', () => {
+    const merged = stageEffects(base, [
+      { type: 'modify', target: 'input', operation: 'merge', value: { command: 'ls', env: null } },
+    ]);
+    expect(merged.ok && merged.state.event.tool.input).toEqual({ command: 'ls', cwd: '/', env: null });
+    const replaced = stageEffects(base, [
+      { type: 'modify', target: 'input', operation: 'replace', value: { command: 'ls' } },
+    ]);
+    expect(replaced.ok && replaced.state.event.tool.input).toEqual({ command: 'ls' });
+    expect(event.tool.input.command).toBe('rm -rf /');
+  });
+
+  it('keeps ask over a later allow, and a changed input voids an earlier allow', () => {
+    const ask = stageEffects(base, [{ type: 'ask' }, { type: 'allow' }]);
+    expect(ask.ok && ask.state.permission).toBe('ask');
+    const allowed = stageEffects(base, [{ type: 'allow' }]);
+    if (!allowed.ok) throw new Error('expected ok');
+    expect(allowed.state.permission).toBe('allow');
+    const changed = stageEffects(allowed.state, [
+      { type: 'modify', target: 'input', operation: 'merge', value: { a: 1 } },
+    ]);
+    expect(changed.ok && changed.state.permission).toBe('none');
+    const sameResponse = stageEffects(base, [
+      { type: 'allow' },
+      { type: 'modify', target: 'input', operation: 'merge', value: {} },
+    ]);
+    expect(sameResponse.ok && sameResponse.state.permission).toBe('allow');
+  });
+
+  it('rejects the whole response when any member cannot be applied here', () => {
+    const r = stageEffects(base, [
+      { type: 'deny', reason: 'x' },
+      { type: 'return', value: 1 },
+    ] as Effect[]);
+    expect(r).toMatchObject({ ok: false, code: 'result.effect-inapplicable' });
+    const bad = stageEffects(base, [{ type: 'modify', target: 'output', operation: 'merge', value: {} }]);
+    expect(bad.ok).toBe(false);
+  });
+});

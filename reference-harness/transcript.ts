@@ -1,0 +1,40 @@
+import type { Clock } from '../protocol/clock.js';
+
+/** One frame that crossed a transport, with direction and monotonic time. */
+export interface TranscriptEntry {
+  backendId: string;
+  direction: 'out' | 'in';
+  /** Monotonic milliseconds from the harness clock. */
+  at: number;
+  /** The frame as UTF-8 text, when it decodes. */
+  text?: string;
+  /** The frame as base64, when it is not valid UTF-8. */
+  base64?: string;
+  /** Delivery attempt the frame belongs to (1 for the first send). */
+  attempt: number;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Collects the frames of one hook call in the order the transports report them. */
+export class TranscriptRecorder {
+  readonly entries: TranscriptEntry[] = [];
+
+  constructor(private readonly clock: Clock) {}
+
+  /** Records one frame; bytes that are not UTF-8 are kept exactly, as base64. */
+  record(backendId: string, direction: 'out' | 'in', raw: Uint8Array, attempt: number): void {
+    const entry: TranscriptEntry = { backendId, direction, at: this.clock.now(), attempt };
+    try {
+      entry.text = utf8.decode(raw);
+    } catch {
+      entry.base64 = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64');
+    }
+    this.entries.push(entry);
+  }
+
+  /** A frame callback for one delivery attempt, in the shape `SendContext.onFrame` expects. */
+  onFrameFor(backendId: string, attempt: number): (direction: 'out' | 'in', raw: Uint8Array) => void {
+    return (direction, raw) => this.record(backendId, direction, raw, attempt);
+  }
+}
