@@ -1,0 +1,265 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { systemClock } from '../../protocol/clock.js';
+import {
+  MARGINS,
+  STDIO_BACKEND,
+  handleCounts,
+  isGone,
+  notificationFrame,
+  recordingContext,
+  requestFrame,
+} from '../test-backends/helpers.js';
+import type { BackendTransport, TransportReply } from '../transport.js';
+import { createPersistentStdioTransport } from './stdio-persistent.js';
+
+const open: BackendTransport[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((t) => t.close()));
+});
+
+function backend(
+  args: string[],
+  extra: { maxFrameBytes?: number; command?: string; env?: Record<string, string> } = {},
+) {
+  const t = createPersistentStdioTransport({
+    command: extra.command ?? process.execPath,
+    args: extra.command ? args : [STDIO_BACKEND, ...args],
+    env: extra.env ?? {},
+    clock: systemClock,
+    killGraceMs: MARGINS.killGraceMs,
+    ...(extra.maxFrameBytes === undefined ? {} : { maxFrameBytes: extra.maxFrameBytes }),
+  });
+  open.push(t);
+  return t;
+}
+
+function expectOk(reply: TransportReply): Record<string, unknown> {
+  if (!reply.ok) throw new Error(`expected a reply, got ${JSON.stringify(reply.failure)}`);
+  return reply.message as Record<string, unknown>;
+}
+
+function expectFailure(reply: TransportReply, failureClass: string, code: string): string {
+  if (reply.ok) throw new Error(`expected ${code}, got ${JSON.stringify(reply.message)}`);
+  expect(reply.failure).toMatchObject({ failureClass, code });
+  return reply.failure.detail;
+}
+
+const onlyPid = (t: BackendTransport) => {
+  const pids = t.livePids();
+  expect(pids).toHaveLength(1);
+  return pids[0] as number;
+};
+
+describe('persistent stdio transport', () => {
+  it('serves many requests from one lazily spawned process and records the transcript', async () => {
+    const t = backend(['echo']);
+    expect(t.livePids()).toEqual([]);
+    const ctx = recordingContext();
+    expect(expectOk(await t.request(requestFrame(1), ctx))).toMatchObject({ id: 1, result: { effects: [] } });
+    const pid = onlyPid(t);
+    const deny = expectOk(await t.request(requestFrame(2, { mode: 'deny' }), ctx));
+    expect(deny).toMatchObject({ id: 2, result: { effects: [{ type: 'deny' }] } });
+    expect(onlyPid(t)).toBe(pid);
+    expect(ctx.frames.map((f) => f.direction)).toEqual(['out', 'in', 'out', 'in']);
+    expect(ctx.frames[0]?.text).toBe(requestFrame(1));
+  });
+
+  it('gives the child exactly the environment it was passed', async () => {
+    const t = backend(['env'], { env: { AHP_ONLY_THIS: 'yes' } });
+    const reply = expectOk(await t.request(requestFrame(1), recordingContext()));
+    expect(reply).toMatchObject({ result: { env: ['AHP_ONLY_THIS'] } });
+  });
+
+  it.each([
+    ['garbage', 'stdio.framing.not-json'],
+    ['invalid-utf8', 'stdio.framing.invalid-utf8'],
+    ['multi-line', 'stdio.framing.multi-line'],
+    ['huge', 'stdio.framing.frame-too-large'],
+  ])('treats %s output as malformed and replaces the process on next use', async (mode, code) => {
+    const t = backend(['echo'], { maxFrameBytes: 1024 });
+    expectOk(await t.request(requestFrame(1), recordingContext()));
+    const first = onlyPid(t);
+    expectFailure(await t.request(requestFrame(2, { mode }), recordingContext()), 'malformed', code);
+    expectOk(await t.request(requestFrame(3), recordingContext()));
+    expect(t.livePids()).not.toContain(first);
+    expect(t.livePids()).toHaveLength(1);
+  });
+
+  it('treats a startup banner as a malformed reply', async () => {
+    const t = backend(['echo', 'banner']);
+    const reply = await t.request(requestFrame(1), recordingContext());
+    expectFailure(reply, 'malformed', 'stdio.framing.not-json');
+    expect(reply.ok ? '' : Buffer.from(reply.raw ?? []).toString()).toContain('starting');
+  });
+
+  it('reports output written while idle on the next request, sends that request nowhere, then replaces the process', async () => {
+    const t = backend(['echo']);
+    const first = recordingContext();
+    expectOk(await t.request(requestFrame(1, { mode: 'reply-then-noise' }), first));
+    const pid = onlyPid(t);
+    await first.framesSeen('in', 2);
+    const second = recordingContext();
+    const detail = expectFailure(
+      await t.request(requestFrame(2), second),
+      'malformed',
+      'stdio.unsolicited-output',
+    );
+    expect(detail).toContain('idle noise');
+    expect(second.frames).toEqual([]);
+    expectOk(await t.request(requestFrame(3), recordingContext()));
+    expect(onlyPid(t)).not.toBe(pid);
+  });
+
+  it('records a reply to a notification as malformed on the next read', async () => {
+    const t = backend(['reply-to-notify']);
+    const ctx = recordingContext();
+    expect(await t.notify(notificationFrame(), ctx)).toEqual({ ok: true });
+    await ctx.framesSeen('in', 1);
+    expectFailure(
+      await t.request(requestFrame(1), recordingContext()),
+      'malformed',
+      'stdio.unsolicited-output',
+    );
+  });
+
+  it.each([
+    ['exit-1', 'stdio.exit-nonzero'],
+    ['exit-0', 'stdio.exit-before-reply'],
+    ['signal', 'stdio.signal'],
+    ['close-stdout', 'stdio.stdout-closed'],
+  ])('classifies a backend that ends with %s before replying as a process failure', async (mode, code) => {
+    const t = backend(['echo']);
+    const detail = expectFailure(
+      await t.request(requestFrame(1, { mode }), recordingContext()),
+      'process',
+      code,
+    );
+    if (mode === 'exit-1') expect(detail).toContain('boom');
+    expectOk(await t.request(requestFrame(2), recordingContext()));
+  });
+
+  it('spawns a new process after the old one exited while idle', async () => {
+    const t = backend(['echo']);
+    expectOk(await t.request(requestFrame(1, { mode: 'exit-1-after-reply' }), recordingContext()));
+    const pid = onlyPid(t);
+    await vi.waitFor(() => expect(t.livePids()).toEqual([]), { timeout: MARGINS.reapMs });
+    expectOk(await t.request(requestFrame(2), recordingContext()));
+    expect(onlyPid(t)).not.toBe(pid);
+  });
+
+  it('reports launch failures (ENOENT, EACCES) as process failures', async () => {
+    const missing = backend([], { command: '/nonexistent/ahp-backend' });
+    const d1 = expectFailure(
+      await missing.request(requestFrame(1), recordingContext()),
+      'process',
+      'stdio.launch-failed',
+    );
+    expect(d1).toContain('ENOENT');
+    expect(await missing.notify(notificationFrame(), recordingContext())).toMatchObject({
+      ok: false,
+      failure: { code: 'stdio.launch-failed' },
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'ahp-h4-'));
+    const file = join(dir, 'not-executable');
+    writeFileSync(file, '#!/bin/sh\n');
+    chmodSync(file, 0o644);
+    const denied = backend([], { command: file });
+    const d2 = expectFailure(
+      await denied.request(requestFrame(1), recordingContext()),
+      'process',
+      'stdio.launch-failed',
+    );
+    expect(d2).toContain('EACCES');
+    expect(denied.livePids()).toEqual([]);
+  });
+
+  it('keeps one request outstanding per process: the second is written only after the first reply', async () => {
+    const t = backend(['echo']);
+    const ctx = recordingContext();
+    const [a, b] = await Promise.all([
+      t.request(requestFrame(1, { mode: 'slow', delayMs: 100 }), ctx),
+      t.request(requestFrame(2), ctx),
+    ]);
+    expect(expectOk(a)).toMatchObject({ id: 1 });
+    expect(expectOk(b)).toMatchObject({ id: 2 });
+    expect(ctx.frames.map((f) => f.direction)).toEqual(['out', 'in', 'out', 'in']);
+  });
+
+  it('lets a queued caller leave at once on abort, and replaces a process that still holds an abandoned request', async () => {
+    const t = backend(['echo']);
+    const held = recordingContext();
+    const first = t.request(requestFrame(1, { mode: 'hang' }), held);
+    await held.framesSeen('out', 1);
+    const pid = onlyPid(t);
+    const queued = recordingContext();
+    const second = t.request(requestFrame(2), queued);
+    const t0 = performance.now();
+    queued.controller.abort();
+    expectFailure(await second, 'deadline-exceeded', 'deadline');
+    expect(performance.now() - t0).toBeLessThan(MARGINS.promptMs);
+    expect(queued.frames).toEqual([]);
+    held.controller.abort();
+    expectFailure(await first, 'deadline-exceeded', 'deadline');
+    expectOk(await t.request(requestFrame(3), recordingContext()));
+    expect(t.livePids()).not.toContain(pid);
+    await vi.waitFor(() => expect(isGone(pid)).toBe(true), { timeout: MARGINS.killGraceMs + MARGINS.reapMs });
+  });
+
+  it('ends a pending request at once on abort and hands a later reply to onLateReply once', async () => {
+    const t = backend(['echo']);
+    const ctx = recordingContext();
+    const pending = t.request(requestFrame(7, { mode: 'slow', delayMs: MARGINS.slowReplyMs }), ctx);
+    await ctx.framesSeen('out', 1);
+    const pid = onlyPid(t);
+    const t0 = performance.now();
+    ctx.controller.abort(new DOMException('deadline', 'TimeoutError'));
+    const reply = await pending;
+    expect(performance.now() - t0).toBeLessThan(MARGINS.promptMs);
+    expect(ctx.lateReplies).toEqual([]);
+    expect(expectFailure(reply, 'deadline-exceeded', 'deadline')).toContain('TimeoutError');
+    expect(JSON.parse(await ctx.lateReply())).toMatchObject({ id: 7 });
+    // The late reply cleared the debt: the same process serves the next request.
+    expectOk(await t.request(requestFrame(8), recordingContext()));
+    expect(onlyPid(t)).toBe(pid);
+    expect(ctx.lateReplies).toHaveLength(1);
+  });
+
+  it('writes notifications without waiting for any reply', async () => {
+    const t = backend(['hang']);
+    const ctx = recordingContext();
+    expect(await t.notify(notificationFrame(), ctx)).toEqual({ ok: true });
+    expect(ctx.frames.map((f) => f.direction)).toEqual(['out']);
+  });
+
+  it('settles a pending request when closed, and fails calls after close locally', async () => {
+    const t = backend(['hang']);
+    const ctx = recordingContext();
+    const pending = t.request(requestFrame(1), ctx);
+    await ctx.framesSeen('out', 1);
+    const closing = t.close();
+    expectFailure(await pending, 'process', 'stdio.closed');
+    await closing;
+    expectFailure(await t.request(requestFrame(2), recordingContext()), 'process', 'stdio.closed');
+    expect(t.livePids()).toEqual([]);
+  });
+
+  it('close() reaps a SIGTERM-ignoring child with SIGKILL after the grace and leaves no handle open', async () => {
+    const before = await handleCounts();
+    const t = backend(['echo', 'ignore-sigterm']);
+    // A reply proves the child is up and its SIGTERM handler installed.
+    expectOk(await t.request(requestFrame(1), recordingContext()));
+    const pid = onlyPid(t);
+    const t0 = performance.now();
+    await t.close();
+    const elapsed = performance.now() - t0;
+    expect(isGone(pid)).toBe(true);
+    expect(elapsed).toBeGreaterThanOrEqual(MARGINS.killGraceMs - 5);
+    expect(elapsed).toBeLessThan(MARGINS.killGraceMs + MARGINS.reapMs);
+    expect(t.livePids()).toEqual([]);
+    expect(await handleCounts()).toEqual(before);
+    await t.close();
+  });
+});

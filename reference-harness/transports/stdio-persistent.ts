@@ -1,0 +1,274 @@
+import type { Clock } from '../../protocol/clock.js';
+import { NdjsonDecoder, type NdjsonItem } from '../../protocol/ndjson.js';
+import type { BackendTransport, NotifyOutcome, SendContext, TransportReply } from '../transport.js';
+import { ABORTED, raceSignal } from './abortable.js';
+import { ProcessSet, spawnBackendProcess, type BackendProcess } from './child-process.js';
+import {
+  abortedFailure,
+  failedReply,
+  framingCode,
+  preview,
+  transportFailure,
+  type TransportFailureCode,
+} from './failure-codes.js';
+import { SerialQueue } from './serial-queue.js';
+import { exitFailure, launchFailure } from './stdio-exit.js';
+
+/** Options of a persistent stdio backend. `env` is the child's whole environment. */
+export interface PersistentStdioOptions {
+  command: string;
+  args: readonly string[];
+  cwd?: string;
+  env: Readonly<Record<string, string>>;
+  clock: Clock;
+  killGraceMs: number;
+  maxFrameBytes?: number;
+}
+
+interface Inflight {
+  ctx: SendContext;
+  /** Undefined once abandoned: the caller already has its answer. */
+  settle: ((reply: TransportReply) => void) | undefined;
+}
+
+/** One backend process and what the transport knows about its conversation. */
+interface Session {
+  proc: BackendProcess;
+  decoder: NdjsonDecoder;
+  inflight: Inflight | undefined;
+  /** Gets transcript frames that arrive while idle. */
+  lastCtx: SendContext | undefined;
+  stdoutEnded: boolean;
+  dead: boolean;
+  retired: boolean;
+  /** Why we ended the process, reported if a request was still owed a reply. */
+  ourReason: { code: TransportFailureCode; detail: string } | undefined;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A long-lived backend process spawned on first use, one outstanding request at a time. The
+ * reply to a request is the next stdout frame; anything else on stdout poisons the process.
+ */
+export function createPersistentStdioTransport(options: PersistentStdioOptions): BackendTransport {
+  const procs = new ProcessSet();
+  const sessions = new Set<Session>();
+  const queue = new SerialQueue();
+  let current: Session | undefined;
+  /** A protocol violation seen while idle, reported by the next request. */
+  let violation: TransportReply | undefined;
+  let closing: Promise<void> | undefined;
+
+  const retire = (s: Session, reason?: Session['ourReason']) => {
+    s.ourReason ??= reason;
+    s.retired = true;
+    if (current === s) current = undefined;
+    procs.retire(s.proc);
+  };
+
+  const settle = (s: Session, reply: TransportReply) => {
+    const inflight = s.inflight;
+    if (!inflight?.settle) return;
+    s.inflight = undefined;
+    inflight.settle(reply);
+  };
+
+  const onItem = (s: Session, item: NdjsonItem) => {
+    const inflight = s.inflight;
+    (inflight?.ctx ?? s.lastCtx)?.onFrame?.('in', item.bytes);
+    if (inflight?.settle) {
+      if (item.kind === 'frame') {
+        settle(s, { ok: true, message: item.value, raw: item.bytes });
+        return;
+      }
+      const code = framingCode(item.code);
+      settle(
+        s,
+        failedReply(code, `stdout framing fault: ${item.message}; ${preview(item.bytes)}`, item.bytes),
+      );
+      retire(s);
+    } else if (inflight) {
+      // The reply of an abandoned request, arriving while we still listen.
+      s.inflight = undefined;
+      inflight.ctx.onLateReply?.(item.bytes);
+      if (item.kind === 'fault') retire(s);
+    } else if (!s.retired && current === s && !violation) {
+      const what = item.kind === 'fault' ? `a framing fault (${item.message})` : 'a frame';
+      violation = failedReply(
+        'stdio.unsolicited-output',
+        `the backend wrote ${what} while no request was outstanding: ${preview(item.bytes)}`,
+        item.bytes,
+      );
+    }
+  };
+
+  const maybeDead = (s: Session) => {
+    const exit = s.proc.exitInfo();
+    if (s.dead || !exit || (exit.kind === 'exited' && !s.stdoutEnded)) return;
+    s.dead = true;
+    sessions.delete(s);
+    if (current === s) current = undefined;
+    if (s.inflight?.settle)
+      settle(s, exitFailure(s.proc, options.command, s.ourReason, 'stdio.exit-before-reply'));
+    s.inflight = undefined;
+  };
+
+  const spawnSession = (): Session => {
+    const decoder = new NdjsonDecoder(
+      options.maxFrameBytes === undefined ? {} : { maxFrameBytes: options.maxFrameBytes },
+    );
+    const s: Session = {
+      decoder,
+      inflight: undefined,
+      lastCtx: undefined,
+      stdoutEnded: false,
+      dead: false,
+      retired: false,
+      ourReason: undefined,
+      proc: spawnBackendProcess({
+        command: options.command,
+        args: options.args,
+        ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+        env: options.env,
+        clock: options.clock,
+        killGraceMs: options.killGraceMs,
+        onStdout: (chunk) => {
+          for (const item of decoder.push(chunk)) onItem(s, item);
+        },
+        onStdoutEnd: () => {
+          for (const item of decoder.end()) onItem(s, item);
+          s.stdoutEnded = true;
+          // A process whose stdout is gone can never answer again.
+          if (!s.proc.exitInfo())
+            retire(s, { code: 'stdio.stdout-closed', detail: 'the backend closed stdout' });
+          maybeDead(s);
+        },
+      }),
+    };
+    procs.add(s.proc);
+    sessions.add(s);
+    void s.proc.exited.then(() => maybeDead(s));
+    return s;
+  };
+
+  /** The session to use now: the current one if it is clean, otherwise a fresh process. */
+  const usableSession = (): Session => {
+    const s = current;
+    if (s && !s.dead && !s.retired && !s.proc.exitInfo() && !s.inflight) return s;
+    // An abandoned request is still owed: the backend holds it, so it cannot get a new one.
+    if (s) retire(s);
+    current = spawnSession();
+    return current;
+  };
+
+  const exchange = async (frame: string, ctx: SendContext): Promise<TransportReply> => {
+    if (violation) {
+      const reported = violation;
+      violation = undefined;
+      if (current) retire(current);
+      return reported;
+    }
+    const s = usableSession();
+    s.lastCtx = ctx;
+    const started = await raceSignal(s.proc.started, ctx.signal);
+    if (started === ABORTED) return { ok: false, failure: abortedFailure(ctx.signal) };
+    if (!started) {
+      retire(s);
+      return launchFailure(s.proc, options.command);
+    }
+    if (closing) return failedReply('stdio.closed', 'the transport was closed');
+    return new Promise<TransportReply>((resolve) => {
+      const onAbort = () => {
+        if (s.inflight !== inflight || !inflight.settle) return;
+        inflight.settle = undefined;
+        resolve({ ok: false, failure: abortedFailure(ctx.signal) });
+      };
+      const inflight: Inflight = {
+        ctx,
+        settle: (reply) => {
+          ctx.signal.removeEventListener('abort', onAbort);
+          resolve(reply);
+        },
+      };
+      s.inflight = inflight;
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      const bytes = encoder.encode(frame);
+      ctx.onFrame?.('out', bytes);
+      void s.proc.write(`${frame}\n`).then((error) => {
+        if (error)
+          retire(s, { code: 'stdio.write-failed', detail: `writing to stdin failed: ${error.message}` });
+      });
+    });
+  };
+
+  const guarded = async <T>(
+    ctx: SendContext,
+    closedResult: T,
+    abortedResult: () => T,
+    run: () => Promise<T>,
+  ): Promise<T> => {
+    if (closing) return closedResult;
+    const release = await queue.acquire(ctx.signal);
+    if (!release) return closing ? closedResult : abortedResult();
+    try {
+      return await run();
+    } finally {
+      release();
+    }
+  };
+
+  return {
+    kind: 'stdio-persistent',
+    request(frame, ctx) {
+      return guarded<TransportReply>(
+        ctx,
+        failedReply('stdio.closed', 'the transport was closed'),
+        () => ({ ok: false, failure: abortedFailure(ctx.signal) }),
+        () => exchange(frame, ctx),
+      );
+    },
+    notify(frame, ctx) {
+      return guarded<NotifyOutcome>(
+        ctx,
+        { ok: false, failure: transportFailure('stdio.closed', 'the transport was closed') },
+        () => ({ ok: false, failure: abortedFailure(ctx.signal) }),
+        async () => {
+          const s =
+            current && !current.dead && !current.retired && !current.proc.exitInfo() ? current : undefined;
+          const use = s ?? (current = spawnSession());
+          use.lastCtx = ctx;
+          const started = await raceSignal(use.proc.started, ctx.signal);
+          if (started === ABORTED) return { ok: false, failure: abortedFailure(ctx.signal) };
+          if (!started) {
+            retire(use);
+            const f = launchFailure(use.proc, options.command);
+            return f.ok ? { ok: true } : { ok: false, failure: f.failure };
+          }
+          ctx.onFrame?.('out', encoder.encode(frame));
+          const error = await raceSignal(use.proc.write(`${frame}\n`), ctx.signal);
+          if (error === ABORTED) return { ok: false, failure: abortedFailure(ctx.signal) };
+          if (!error) return { ok: true };
+          retire(use, { code: 'stdio.write-failed', detail: error.message });
+          return {
+            ok: false,
+            failure: transportFailure('stdio.write-failed', `writing to stdin failed: ${error.message}`),
+          };
+        },
+      );
+    },
+    close() {
+      closing ??= (async () => {
+        queue.close();
+        for (const s of [...sessions]) {
+          settle(s, failedReply('stdio.closed', 'the transport was closed while the request was pending'));
+          retire(s, { code: 'stdio.closed', detail: 'the transport was closed' });
+        }
+        current = undefined;
+        await procs.terminateAll();
+      })();
+      return closing;
+    },
+    livePids: () => procs.livePids(),
+  };
+}
