@@ -1,0 +1,322 @@
+import { systemClock, type Clock } from '../../protocol/clock.js';
+import type { JsonValue } from '../../protocol/json.js';
+import { checkResponseEnvelope } from '../../protocol/jsonrpc.js';
+import type { NdjsonItem } from '../../protocol/ndjson.js';
+import { DriverProcess, type DriverExit } from './driver-process.js';
+import {
+  DriverCallError,
+  DriverProtocolError,
+  DriverTimeoutError,
+  DriverUnavailableError,
+  type DriverUnavailableReason,
+} from './errors.js';
+import type {
+  ConfigureParams,
+  ConfigureResult,
+  DriverMethod,
+  InitializeParams,
+  InitializeResult,
+  InvokeParams,
+  InvokeResult,
+} from './shapes.js';
+import {
+  checkCloseResult,
+  checkConfigureResult,
+  checkInitializeResult,
+  checkInvokeResult,
+  type ShapeCheck,
+} from './validate.js';
+
+/** Unscaled per-method timeouts, in milliseconds. */
+export interface DriverTimeouts {
+  initializeMs: number;
+  configureMs: number;
+  invokeMs: number;
+  closeMs: number;
+}
+
+/**
+ * Defaults sized for a slow CI machine: a driver may boot a TypeScript loader (~1 s here) and
+ * spawn backends on `configure`; `invoke` covers deadlines and budgets of the registration.
+ */
+export const DEFAULT_DRIVER_TIMEOUTS: Readonly<DriverTimeouts> = {
+  initializeMs: 15_000,
+  configureMs: 15_000,
+  invokeMs: 30_000,
+  closeMs: 15_000,
+};
+
+/** How long a driver gets between SIGTERM and SIGKILL (scaled like the timeouts). */
+export const DEFAULT_DRIVER_KILL_GRACE_MS = 2_000;
+
+/** How much of a driver's stderr is kept for diagnostics. */
+export const DEFAULT_STDERR_LIMIT_BYTES = 64 * 1024;
+
+/** Options of a driver client; every timeout is multiplied by `timeoutScale`. */
+export interface DriverClientOptions {
+  cwd?: string;
+  /** The driver's whole environment; left out, the driver inherits the suite's. */
+  env?: Record<string, string | undefined>;
+  timeoutScale?: number;
+  timeouts?: Partial<DriverTimeouts>;
+  killGraceMs?: number;
+  stderrLimitBytes?: number;
+  maxFrameBytes?: number;
+  clock?: Clock;
+}
+
+/** Per-call options: an unscaled timeout that replaces the method's default. */
+export interface DriverCallOptions {
+  timeoutMs?: number;
+}
+
+interface Pending {
+  method: DriverMethod;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+const TIMEOUT_KEYS: Record<DriverMethod, keyof DriverTimeouts> = {
+  initialize: 'initializeMs',
+  configure: 'configureMs',
+  invoke: 'invokeMs',
+  close: 'closeMs',
+};
+
+const CHECKS: Record<DriverMethod, (value: JsonValue | undefined) => ShapeCheck<unknown>> = {
+  initialize: checkInitializeResult,
+  configure: checkConfigureResult,
+  invoke: checkInvokeResult,
+  close: checkCloseResult,
+};
+
+function describeCommand(argv: readonly string[]): string {
+  const text = argv.join(' ');
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function snippet(bytes: Uint8Array): string {
+  const text = Buffer.from(bytes).toString('utf8').replace(/\s+/g, ' ').trim();
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/**
+ * The suite's side of the harness driver protocol (v1): spawns the driver as an argv array and
+ * speaks JSON-RPC 2.0, one object per line, on its stdin/stdout. Framing and envelopes are checked
+ * here rather than by a JSON-RPC library, because a library would silently drop what we must
+ * report (an unknown id, a malformed envelope) as a driver defect.
+ */
+export class DriverClient {
+  private readonly process: DriverProcess;
+  private readonly clock: Clock;
+  private readonly scale: number;
+  private readonly timeouts: DriverTimeouts;
+  private readonly killGraceMs: number;
+  private readonly pending = new Map<number, Pending>();
+  /** Ids whose call timed out: a reply to them arrives late and is ignored. */
+  private readonly abandoned = new Set<number>();
+  private nextId = 1;
+  private failure: Error | undefined;
+  private disposal: Promise<void> | undefined;
+
+  /** Spawns the driver; calls fail with `DriverUnavailableError` if it cannot start or dies. */
+  constructor(
+    readonly command: readonly string[],
+    options: DriverClientOptions = {},
+  ) {
+    const scale = options.timeoutScale ?? 1;
+    if (!(scale > 0) || !Number.isFinite(scale))
+      throw new RangeError('timeoutScale must be a positive number');
+    this.scale = scale;
+    this.clock = options.clock ?? systemClock;
+    this.timeouts = { ...DEFAULT_DRIVER_TIMEOUTS, ...options.timeouts };
+    this.killGraceMs = (options.killGraceMs ?? DEFAULT_DRIVER_KILL_GRACE_MS) * scale;
+    this.process = new DriverProcess(
+      command,
+      {
+        stderrLimitBytes: options.stderrLimitBytes ?? DEFAULT_STDERR_LIMIT_BYTES,
+        ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+        ...(options.env === undefined ? {} : { env: options.env }),
+        ...(options.maxFrameBytes === undefined ? {} : { maxFrameBytes: options.maxFrameBytes }),
+      },
+      { onLine: (item) => this.onLine(item), onExit: (exit) => this.onExit(exit) },
+    );
+  }
+
+  /** The driver's PID, or undefined when it never started. */
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
+  /** True once the driver process is gone. */
+  get exited(): boolean {
+    return this.process.exited;
+  }
+
+  /** The last bytes the driver wrote on stderr (bounded). */
+  stderrText(): string {
+    return this.process.stderrText();
+  }
+
+  /** `initialize`: every failure here means the driver cannot be exercised. */
+  async initialize(params: InitializeParams, options: DriverCallOptions = {}): Promise<InitializeResult> {
+    try {
+      return (await this.call('initialize', params, options)) as InitializeResult;
+    } catch (error) {
+      if (error instanceof DriverCallError) {
+        throw this.unavailable(
+          'initialize-refused',
+          `refused "initialize" (JSON-RPC error ${error.rpcCode}: ${error.rpcMessage})`,
+        );
+      }
+      if (error instanceof DriverTimeoutError) {
+        throw this.unavailable(
+          'initialize-timeout',
+          `did not answer "initialize" within ${Math.round(error.timeoutMs)} ms; check that it reads JSON-RPC lines on stdin and answers on stdout`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** `configure`: hands the harness a registration; a refusal is a result, not an error. */
+  configure(params: ConfigureParams, options: DriverCallOptions = {}): Promise<ConfigureResult> {
+    return this.call('configure', params, options) as Promise<ConfigureResult>;
+  }
+
+  /** `invoke`: asks the harness to raise one `tool.before` and reports how it settled. */
+  invoke(params: InvokeParams, options: DriverCallOptions = {}): Promise<InvokeResult> {
+    return this.call('invoke', params, options) as Promise<InvokeResult>;
+  }
+
+  /** `close`: resolves once the harness reports its shutdown complete. */
+  async close(options: DriverCallOptions = {}): Promise<void> {
+    await this.call('close', {}, options);
+  }
+
+  /** Kills the driver (SIGTERM, then SIGKILL after the grace) and fails pending calls; safe twice. */
+  dispose(): Promise<void> {
+    this.disposal ??= (async () => {
+      this.fail(
+        new DriverUnavailableError('disposed', 'The driver was disposed; start a new driver to continue.'),
+      );
+      await this.process.terminate(this.killGraceMs, this.clock);
+    })();
+    return this.disposal;
+  }
+
+  private async call(method: DriverMethod, params: object, options: DriverCallOptions): Promise<unknown> {
+    if (this.failure) throw this.failure;
+    const id = this.nextId++;
+    const timeoutMs = (options.timeoutMs ?? this.timeouts[TIMEOUT_KEYS[method]]) * this.scale;
+    const stopTimer = new AbortController();
+    const reply = new Promise<unknown>((resolve, reject) =>
+      this.pending.set(id, { method, resolve, reject }),
+    );
+    const timer = this.clock.sleep(timeoutMs, stopTimer.signal).then(
+      () => {
+        if (!this.pending.delete(id)) return;
+        this.abandoned.add(id);
+        throw new DriverTimeoutError(method, timeoutMs);
+      },
+      () => undefined,
+    );
+    this.process.writeLine(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    try {
+      return await Promise.race([reply, timer.then(() => reply)]);
+    } finally {
+      stopTimer.abort();
+    }
+  }
+
+  private onLine(item: NdjsonItem): void {
+    if (this.failure) return;
+    if (item.kind === 'fault') {
+      const shown = item.bytes.length > 0 ? ` ("${snippet(item.bytes)}")` : '';
+      this.fail(
+        this.unavailable(
+          'stdout-not-json',
+          `wrote a line on stdout that is not a JSON-RPC message${shown} (${item.message}); drivers must keep stdout for JSON-RPC and log on stderr`,
+        ),
+      );
+      return;
+    }
+    const envelope = checkResponseEnvelope(item.value);
+    const rawId =
+      typeof item.value === 'object' && item.value !== null && !Array.isArray(item.value)
+        ? item.value.id
+        : undefined;
+    const target = typeof rawId === 'number' ? this.pending.get(rawId) : undefined;
+    if (envelope.kind === 'invalid') {
+      const problems = envelope.violations.map((v) => ({ field: v.path, message: v.message }));
+      if (target && typeof rawId === 'number') {
+        this.pending.delete(rawId);
+        target.reject(new DriverProtocolError(target.method, problems));
+      } else {
+        this.fail(new DriverProtocolError(this.soleMethod(), problems));
+      }
+      return;
+    }
+    if (typeof envelope.id === 'number' && this.abandoned.delete(envelope.id)) return;
+    if (!target || typeof rawId !== 'number') {
+      const message =
+        envelope.kind === 'error' && envelope.id === null
+          ? `is an error with a null id (${envelope.error.message}): the driver could not read a request`
+          : 'matches no outstanding request';
+      this.fail(new DriverProtocolError(this.soleMethod(), [{ field: '$.id', message }]));
+      return;
+    }
+    this.pending.delete(rawId);
+    if (envelope.kind === 'error') {
+      target.reject(new DriverCallError(target.method, envelope.error));
+      return;
+    }
+    const check = CHECKS[target.method](envelope.result);
+    if (check.ok) target.resolve(check.value);
+    else target.reject(new DriverProtocolError(target.method, check.problems));
+  }
+
+  private onExit(exit: DriverExit): void {
+    if (exit.spawnError !== undefined) {
+      this.fail(
+        new DriverUnavailableError(
+          'spawn-failed',
+          `The driver command "${describeCommand(this.command)}" could not be started (${exit.spawnError}); check that the command after "--" exists and is executable.`,
+          { stderr: this.process.stderrText() },
+        ),
+      );
+      return;
+    }
+    const how = exit.signal !== undefined ? `on signal ${exit.signal}` : `with exit code ${exit.exitCode}`;
+    const waiting = [...this.pending.values()].map((p) => `"${p.method}"`);
+    const when = waiting.length > 0 ? ` while the suite waited for ${waiting.join(', ')}` : '';
+    const error = this.unavailable('exited', `exited ${how}${when}; run it by hand to read its stderr`, exit);
+    this.fail(error);
+  }
+
+  private soleMethod(): string {
+    const methods = [...new Set([...this.pending.values()].map((p) => p.method))];
+    return methods.length === 1 ? (methods[0] as string) : 'an unknown request';
+  }
+
+  private unavailable(
+    reason: DriverUnavailableReason,
+    what: string,
+    exit: DriverExit = {},
+  ): DriverUnavailableError {
+    return new DriverUnavailableError(reason, `The driver "${describeCommand(this.command)}" ${what}.`, {
+      stderr: this.process.stderrText(),
+      exitCode: exit.exitCode,
+      signal: exit.signal,
+    });
+  }
+
+  /** Marks the session unusable: every pending and later call fails with `error`. */
+  private fail(error: Error): void {
+    if (this.failure) return;
+    this.failure = error;
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of waiting) p.reject(error);
+  }
+}
