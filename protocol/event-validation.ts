@@ -1,3 +1,4 @@
+import { validateMessageList } from './content.js';
 import { isKnownEvent, validateEventEnvelope } from './events.js';
 import { childPath, isJsonObject, type JsonValue, type Violation } from './json.js';
 import { validateItems, validateToolAfterEvent, validateToolBeforeEvent } from './tool-events.js';
@@ -76,6 +77,40 @@ export function validateEvent(value: JsonValue, path = '$', requirement = 'AHP-R
       push(childPath(path, 'task'), 'task {id} is required');
     }
   }
+  if (type === 'user.message.inbound' || type === 'user.message.outbound') {
+    out.push(...checkUserMessage(value.message, childPath(path, 'message'), type, requirement));
+  }
   if ('items' in value) out.push(...validateItems(value.items as JsonValue, childPath(path, 'items')));
+  return out;
+}
+
+/** Inbound messages come from the user and outbound ones from the assistant, in canonical form. */
+function checkUserMessage(
+  value: JsonValue | undefined,
+  path: string,
+  type: string,
+  requirement: string,
+): Violation[] {
+  if (!isJsonObject(value))
+    return value === undefined ? [] : [{ path, message: 'message must be an object', requirement }];
+  const out: Violation[] = [];
+  if (typeof value.channel !== 'string') {
+    out.push({ path: childPath(path, 'channel'), message: 'message.channel must be a string', requirement });
+  }
+  const list = value.messages;
+  const listPath = childPath(path, 'messages');
+  out.push(...validateMessageList(list as JsonValue, listPath));
+  const role = type === 'user.message.inbound' ? 'user' : 'assistant';
+  if (Array.isArray(list)) {
+    list.forEach((m, i) => {
+      if (isJsonObject(m) && typeof m.role === 'string' && m.role !== role) {
+        out.push({
+          path: childPath(childPath(listPath, i), 'role'),
+          message: `${type} messages have role ${role}`,
+          requirement: 'AHP-CONTENT-001',
+        });
+      }
+    });
+  }
   return out;
 }

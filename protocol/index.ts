@@ -15,3 +15,4 @@ export * from './tool-events.js';
 export * from './messages.js';
 export * from './registration.js';
 export * from './requirements.js';
+export * from './discovery.js';

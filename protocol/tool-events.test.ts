@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { validateEvent } from './event-validation.js';
 import type { JsonObject, JsonValue } from './json.js';
-import { sampleMessage, sampleToolAfter, sampleToolBefore } from './test-samples.js';
-import { validateItems, validateToolAfterEvent, validateToolBeforeEvent } from './tool-events.js';
+import { sampleToolAfter, sampleToolBefore } from './test-samples.js';
+import { validateToolAfterEvent, validateToolBeforeEvent } from './tool-events.js';
 
 const paths = (vs: { path: string }[]) => vs.map((v) => v.path);
 const withTool = (tool: JsonObject): JsonObject => ({ ...sampleToolBefore(), tool });
@@ -135,49 +134,5 @@ describe('validateToolAfterEvent', () => {
     expect(
       paths(validateToolAfterEvent({ ...sampleToolAfter(), execution: { status: 'executed', reason: 'x' } })),
     ).toEqual(['$.execution']);
-  });
-});
-
-describe('validateEvent and validateItems', () => {
-  it('dispatches tool events to their deep validators', () => {
-    expect(validateEvent({ ...sampleToolBefore(), outcome: 'ok' })[0]?.requirement).toBe('AHP-TB-001');
-    expect(paths(validateEvent({ ...sampleToolAfter(), outcome: 'nope' }))).toEqual(['$.outcome']);
-  });
-
-  it('checks the required payload of other events and rejects tool identity on them', () => {
-    const base = { id: 'e', source: 'urn:x:y', time: '2026-01-01T00:00:00Z' };
-    expect(paths(validateEvent({ ...base, type: 'session.end', session: { id: 's' }, reason: 'r' }))).toEqual(
-      ['$.outcome'],
-    );
-    expect(
-      paths(
-        validateEvent({
-          ...base,
-          type: 'session.end',
-          session: { id: 's' },
-          reason: 'r',
-          outcome: 'timed_out',
-        }),
-      ),
-    ).toEqual(['$.outcome']);
-    expect(
-      paths(validateEvent({ ...base, type: 'turn.start', turn: { id: 't' }, trigger: 'user', items: [] })),
-    ).toEqual([]);
-    expect(paths(validateEvent({ ...base, type: 'task.change.after', task: {} }))).toEqual(['$.task']);
-    const withTool = { ...base, type: 'config.change.before', change: {}, tool: { name: 'x' } };
-    expect(paths(validateEvent(withTool))).toEqual(['$.tool']);
-    expect(paths(validateEvent({ ...base, type: 'unknown.event' }))).toEqual(['$.type']);
-  });
-
-  it('validates items as messages or bare parts', () => {
-    expect(
-      validateItems(
-        [sampleMessage(), { id: 'f', kind: 'text', mediaType: 'text/plain', selection: 'omit' }],
-        '$',
-      ),
-    ).toEqual([]);
-    const { role: _r, ...noRole } = sampleMessage();
-    expect(paths(validateItems([noRole], '$'))).toEqual(['$[0].role']);
-    expect(paths(validateItems({}, '$'))).toEqual(['$']);
   });
 });
