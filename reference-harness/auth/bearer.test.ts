@@ -136,11 +136,13 @@ describe('bearer from a token provider', () => {
 
   it('rechecks the signal after the provider resolves: a token obtained past the deadline is not used', async () => {
     const c = new AbortController();
-    // The deadline fires while the provider is finishing; it still hands back a token.
+    // The token resolves first; the deadline fires in the microtask right after, before the
+    // source's continuation runs. Only the recheck after the callback can catch this.
     const provider: TokenProvider = {
-      getToken: async () => {
-        c.abort();
-        return 'too-late';
+      getToken: () => {
+        const token = Promise.resolve('too-late');
+        void token.then(() => queueMicrotask(() => c.abort()));
+        return token;
       },
     };
     expectFailure(

@@ -124,6 +124,16 @@ describe('per-event stdio transport', () => {
     await vi.waitFor(() => expect(isGone(pid)).toBe(true), { timeout: MARGINS.killGraceMs + MARGINS.reapMs });
   });
 
+  it('settles a pending request as closed when the transport closes under it', async () => {
+    const t = backend(['hang']);
+    const ctx = recordingContext();
+    const pending = t.request(requestFrame(1), ctx);
+    const pid = await pidOfPending(t, ctx);
+    await t.close();
+    expectFailure(await pending, 'process', 'stdio.closed');
+    expect(isGone(pid)).toBe(true);
+  });
+
   it('does not start anything for an already aborted signal', async () => {
     const t = backend(['echo']);
     const ctx = recordingContext();
