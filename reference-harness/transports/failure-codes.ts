@@ -27,7 +27,7 @@ export const TRANSPORT_FAILURE_CODES = {
     'malformed'
   >),
   'stdio.unsolicited-output': 'malformed',
-  'stdio.no-reply': 'malformed',
+  'stdio.no-reply': 'process',
   'stdio.extra-reply': 'malformed',
   'http.status': 'http-status',
   'http.redirect': 'http-status',

@@ -6,13 +6,14 @@
  * stable code whose class is fixed by one table (`TRANSPORT_FAILURE_CODES`):
  * - `process`: the backend could not be started (`stdio.launch-failed`: ENOENT, EACCES, bad cwd)
  *   or ended abnormally before its reply (`stdio.exit-nonzero`, `stdio.signal`,
- *   `stdio.stdout-closed`, `stdio.exit-before-reply`, `stdio.write-failed`); per-event, a
+ *   `stdio.stdout-closed`, `stdio.exit-before-reply`, `stdio.write-failed`), or, per-event, exited 0
+ *   without any reply (`stdio.no-reply`: "no response" is a process failure); per-event, a
  *   non-zero exit or a signal is a process failure even after a valid reply. `stdio.closed`:
  *   the transport was closed under the call.
  * - `malformed`: stdout framing faults (`stdio.framing.<invalid-utf8|not-json|multi-line|
  *   frame-too-large|empty-line>`), output while no request was outstanding (banners, logs, a reply
  *   to a notification: `stdio.unsolicited-output`, reported by the next request, which is then not
- *   sent), per-event zero frames with exit 0 (`stdio.no-reply`) or more than one frame
+ *   sent), per-event more than one frame
  *   (`stdio.extra-reply`); HTTP 200 with a non-JSON media type (`http.media-type`), a body that is
  *   not UTF-8 or not one JSON value, or over the cap; a body on a 202/204 notification reply.
  * - `http-status`: any status but 200 for a request (202/204 for a notification), redirects

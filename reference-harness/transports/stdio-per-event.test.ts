@@ -69,7 +69,7 @@ describe('per-event stdio transport', () => {
     ['exit-1-after-reply', 'process', 'stdio.exit-nonzero'],
     ['exit-1', 'process', 'stdio.exit-nonzero'],
     ['signal', 'process', 'stdio.signal'],
-    ['exit-0', 'malformed', 'stdio.no-reply'],
+    ['exit-0', 'process', 'stdio.no-reply'],
     ['two-replies', 'malformed', 'stdio.extra-reply'],
     ['garbage', 'malformed', 'stdio.framing.not-json'],
     ['multi-line', 'malformed', 'stdio.framing.multi-line'],
