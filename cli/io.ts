@@ -10,6 +10,17 @@ export interface CliIo {
   stderr: Writable;
   /** Aborted on SIGINT/SIGTERM of the CLI process. */
   signal: AbortSignal;
+  /** Process-level powers for a command that acts as a process of its own (the stdio mock); absent: the real process. */
+  processControl?: ProcessControl;
+}
+
+/** What a process-like command may do to its own process; tests pass fakes. */
+export interface ProcessControl {
+  pid: number;
+  exit(code: number): void;
+  killSelf(signal: NodeJS.Signals): void;
+  /** Replaces the default SIGTERM action with `handler`. */
+  trapSigterm(handler: () => void): void;
 }
 
 /** Exit codes of DESIGN.md. */

@@ -1,4 +1,5 @@
+import { mockBackendCommand } from './mock-backend.js';
 import type { Command } from './registry.js';
 
 /** Every subcommand, in the order `--help` lists them. */
-export const COMMANDS: readonly Command[] = [];
+export const COMMANDS: readonly Command[] = [mockBackendCommand];

@@ -1,0 +1,113 @@
+/**
+ * The control API's routes as a pure function of (method, path, query, body) to (status, JSON),
+ * so the HTTP server around it stays a few lines and the routes are testable without a socket.
+ *
+ *   GET  /scenario                 the scenario in force
+ *   PUT  /scenario                 load or replace it (400 with one sentence when invalid)
+ *   GET  /recordings?filter        the recording document (type, transport, connectionId, eventId, method, delivery)
+ *   GET  /processes                the stdio mock processes of the run, with exit code or signal
+ *   POST /reset                    forget recordings, engine state and the process list
+ *   POST /processes                a stdio mock starting: {pid, at} -> {settings, actions}
+ *   POST /processes/<pid>/exit     a stdio mock ending: {code, signal}
+ *   POST /step                     one frame of a stdio mock: {frame} -> {actions}
+ */
+import { isJsonObject, type JsonValue } from '../../protocol/json.js';
+import type { KillSignal, RecordEntry, Scenario, Transport } from '../model.js';
+import { recordingDocument } from '../recording.js';
+import type { MockSession, RecordFilter } from '../shells/session.js';
+import type { ProcessRegistry } from './process-registry.js';
+import { actionsToWire, frameFromWire } from './wire.js';
+
+/** Validates a scenario sent to `PUT /scenario`. */
+export type ScenarioValidator = (
+  value: unknown,
+) => { ok: true; scenario: Scenario } | { ok: false; message: string };
+
+/** What a route answers. */
+export interface RouteResult {
+  status: number;
+  body: unknown;
+}
+
+/** Everything the routes act on. */
+export interface ControlState {
+  session: MockSession;
+  registry: ProcessRegistry;
+  validate: ScenarioValidator;
+}
+
+const ok = (body: unknown = { ok: true }): RouteResult => ({ status: 200, body });
+const fail = (status: number, message: string): RouteResult => ({ status, body: { error: message } });
+
+/** Routes one control request. Never throws. */
+export function route(
+  state: ControlState,
+  method: string,
+  url: URL,
+  body: JsonValue | undefined,
+): RouteResult {
+  const { session, registry } = state;
+  const path = url.pathname.replace(/\/+$/, '') || '/';
+  const key = `${method} ${path}`;
+  switch (key) {
+    case 'GET /':
+      return ok({ service: 'ahp-mock-control', version: 1 });
+    case 'GET /scenario':
+      return ok(session.scenario);
+    case 'PUT /scenario': {
+      const parsed = state.validate(body);
+      if (!parsed.ok) return fail(400, parsed.message);
+      session.setScenario(parsed.scenario);
+      return ok();
+    }
+    case 'GET /recordings':
+      return ok(recordingDocument(session.recordings(filterOf(url.searchParams))));
+    case 'GET /processes':
+      return ok({ processes: registry.list() });
+    case 'POST /reset':
+      session.reset();
+      registry.reset();
+      return ok();
+    case 'POST /processes': {
+      if (!isJsonObject(body) || !Number.isSafeInteger(body.pid) || !isJsonObject(body.at)) {
+        return fail(400, 'expected {"pid": <integer>, "at": {"monotonic", "wall"}}');
+      }
+      const pid = body.pid as number;
+      const at = { monotonic: Number(body.at.monotonic), wall: Number(body.at.wall) };
+      registry.started(pid, at.wall);
+      const result = session.start({ transport: 'stdio', connectionId: String(pid), at });
+      return ok({ settings: session.scenario.process ?? {}, actions: actionsToWire(result.actions) });
+    }
+    case 'POST /step': {
+      const frame = isJsonObject(body) ? frameFromWire(body.frame) : undefined;
+      if (!frame) return fail(400, 'expected {"frame": {bytes, transport, connectionId, at}}');
+      return ok({ actions: actionsToWire(session.step(frame).actions) });
+    }
+  }
+  const exit = /^\/processes\/(\d+)\/exit$/.exec(path);
+  if (exit && method === 'POST') {
+    const report = isJsonObject(body) ? body : {};
+    const code = typeof report.code === 'number' ? report.code : null;
+    const signal = typeof report.signal === 'string' ? (report.signal as KillSignal) : null;
+    registry.exited(Number(exit[1]), { code, signal }, session.clock.wallNow());
+    return ok();
+  }
+  return fail(404, `no control route ${key}; see the routes listed in mock-backend/README.md`);
+}
+
+function filterOf(params: URLSearchParams): RecordFilter {
+  const filter: RecordFilter = {};
+  const type = params.get('type');
+  if (type !== null) filter.type = type as RecordEntry['type'];
+  const transport = params.get('transport');
+  if (transport !== null) filter.transport = transport as Transport;
+  const connectionId = params.get('connectionId');
+  if (connectionId !== null) filter.connectionId = connectionId;
+  const eventId = params.get('eventId');
+  if (eventId !== null) filter.eventId = eventId;
+  const method = params.get('method');
+  if (method !== null) filter.method = method;
+  const delivery = params.get('delivery');
+  if (delivery !== null) filter.delivery = Number(delivery);
+  return filter;
+}

@@ -1,0 +1,100 @@
+/**
+ * The library's control server for stdio mocks: it owns the scenario, the engine state and the
+ * recordings of every stdio mock process a harness spawns, and makes their command line.
+ */
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Clock } from '../../protocol/clock.js';
+import type { JsonObject } from '../../protocol/json.js';
+import type { InboundRecord, RecordEntry, Scenario } from '../model.js';
+import { MockSession, type RecordFilter, type WaitOptions } from '../shells/session.js';
+import { startControlServer } from './control-server.js';
+import { ProcessRegistry, type ProcessInfo } from './process-registry.js';
+import { registrationDocument, type RegistrationOptions } from './registration-for.js';
+import { checkedScenario, controlScenarioValidator } from './scenario-check.js';
+
+/** The lifecycle a stdio registration declares; the mock process behaves the same under both. */
+export type Lifecycle = 'persistent' | 'per_event';
+
+/** An argv command line (never a shell string). */
+export interface StdioCommand {
+  command: string;
+  args: string[];
+}
+
+/** Options of `startMockControl`. */
+export interface MockControlOptions {
+  scenario: Scenario;
+  /** Default 0 (the OS picks). */
+  port?: number;
+  host?: string;
+  clock?: Clock;
+}
+
+/** A running control server with the helpers suites need. */
+export interface MockControl {
+  /** The control API, e.g. `http://127.0.0.1:4567/`. */
+  readonly url: string;
+  readonly session: MockSession;
+  /** The command line of a stdio mock process that steps its frames on this control server. */
+  stdioCommand(options?: { lifecycle?: Lifecycle }): StdioCommand & { lifecycle: Lifecycle };
+  /** A registration document whose one backend is the stdio mock. */
+  registrationFor(options?: RegistrationOptions & { lifecycle?: Lifecycle }): JsonObject;
+  recordings(filter?: RecordFilter): RecordEntry[];
+  deliveries(): InboundRecord[];
+  waitForDelivery(predicate: (r: InboundRecord) => boolean, options: WaitOptions): Promise<InboundRecord>;
+  /** The stdio mock processes of the run, with exit code or signal once reported. */
+  processes(): ProcessInfo[];
+  pids(): number[];
+  setScenario(scenario: Scenario): void;
+  /** Forgets recordings, engine state and the process list. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** Absolute path of the stdio mock entry. */
+export const STDIO_MAIN_PATH = fileURLToPath(new URL('../shells/stdio-main.ts', import.meta.url));
+
+/** `file:` URL of tsx's loader, so the command works whatever the child's working directory. */
+export function tsxLoaderUrl(): string {
+  return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+}
+
+/** Starts a control server on loopback. */
+export async function startMockControl(options: MockControlOptions): Promise<MockControl> {
+  const session = new MockSession(
+    checkedScenario(options.scenario),
+    options.clock ? { clock: options.clock } : {},
+  );
+  const registry = new ProcessRegistry();
+  const server = await startControlServer(session, registry, {
+    validate: controlScenarioValidator,
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    ...(options.host !== undefined ? { host: options.host } : {}),
+  });
+  const stdioCommand = (o: { lifecycle?: Lifecycle } = {}) => ({
+    command: process.execPath,
+    args: ['--import', tsxLoaderUrl(), STDIO_MAIN_PATH, '--control-url', server.url],
+    lifecycle: o.lifecycle ?? 'persistent',
+  });
+  return {
+    url: server.url,
+    session,
+    stdioCommand,
+    registrationFor(o = {}) {
+      const { command, args, lifecycle } = stdioCommand(o);
+      return registrationDocument({ type: 'stdio', command, args, lifecycle }, o);
+    },
+    recordings: (filter) => session.recordings(filter),
+    deliveries: () => session.deliveries(),
+    waitForDelivery: (predicate, o) => session.waitForDelivery(predicate, o),
+    processes: () => registry.list(),
+    pids: () => registry.pids(),
+    setScenario: (scenario) => session.setScenario(checkedScenario(scenario)),
+    reset() {
+      session.reset();
+      registry.reset();
+    },
+    close: () => server.close(),
+  };
+}

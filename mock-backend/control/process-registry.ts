@@ -1,0 +1,61 @@
+/**
+ * The stdio mock processes of a run: each registers when it starts and when it ends. A process
+ * killed by SIGKILL cannot say so; `alive` (checked when listed) tells that case apart.
+ */
+import type { KillSignal } from '../model.js';
+
+/** One stdio mock process as the control server knows it. */
+export interface ProcessInfo {
+  pid: number;
+  /** Wall-clock ms of the start registration. */
+  startedAt: number;
+  /** Set once the process reported its end (code, or the signal it died by). */
+  exit?: { code: number | null; signal: KillSignal | null; at: number };
+  /** Whether a process with this PID exists now (an exited process that is not yet reaped still does). */
+  alive: boolean;
+}
+
+/** Tells whether a PID exists; the default asks the OS with signal 0. */
+export type AliveCheck = (pid: number) => boolean;
+
+/** True while a process with this PID exists (EPERM: it exists but is not ours to signal). */
+export function pidExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The process list of one run. */
+export class ProcessRegistry {
+  private entries = new Map<number, Omit<ProcessInfo, 'alive'>>();
+
+  constructor(private readonly isAlive: AliveCheck = pidExists) {}
+
+  /** A process started (a PID reused after a reset starts a fresh entry). */
+  started(pid: number, at: number): void {
+    this.entries.set(pid, { pid, startedAt: at });
+  }
+
+  /** A process reported its end; unknown PIDs (e.g. from before a reset) are ignored. */
+  exited(pid: number, exit: { code: number | null; signal: KillSignal | null }, at: number): void {
+    const entry = this.entries.get(pid);
+    if (entry && !entry.exit) entry.exit = { ...exit, at };
+  }
+
+  /** Every process, in start order. */
+  list(): ProcessInfo[] {
+    return [...this.entries.values()].map((e) => ({ ...e, alive: this.isAlive(e.pid) }));
+  }
+
+  /** The PIDs, in start order. */
+  pids(): number[] {
+    return [...this.entries.keys()];
+  }
+
+  reset(): void {
+    this.entries.clear();
+  }
+}

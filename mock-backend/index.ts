@@ -1,0 +1,68 @@
+/**
+ * The mock backend's public API for suites and third-party harness tests. Everything outside
+ * mock-backend/ imports from here only.
+ *
+ *   const mock = await startHttpMock({ scenario });            // a real HTTP backend on loopback
+ *   const control = await startMockControl({ scenario });      // stdio mocks step on this server
+ *   control.stdioCommand({ lifecycle: 'per_event' });          // {command, args} for a registration
+ *   setupServer(...mswHandlers(createMock({ scenario }), { url }));   // in-process fetch interception
+ */
+import type { Clock } from '../protocol/clock.js';
+import { checkedScenario } from './control/scenario-check.js';
+import type { Scenario } from './model.js';
+import { MockSession } from './shells/session.js';
+
+export type * from './model.js';
+export { BEHAVIOUR_TRANSPORTS } from './model.js';
+export { BUILTIN_SCENARIOS, builtinNames, LATE_REPLY_MS, type BuiltinScenario } from './builtins.js';
+export {
+  loadScenario,
+  parseScenarioText,
+  parseScenarioValue,
+  type ScenarioError,
+  type ScenarioParse,
+} from './scenario.js';
+export {
+  actionsFor,
+  bytesWrittenFor,
+  decodeBytes,
+  encodeBytes,
+  inboundRecords,
+  parseRecording,
+  recordingDocument,
+  recordingToJson,
+  unplannedRequests,
+  violationRecords,
+  type RecordingDocument,
+} from './recording.js';
+export { MockSession, DeliveryTimeout, type RecordFilter, type WaitOptions } from './shells/session.js';
+export { startHttpMock, type HttpMock, type HttpMockOptions } from './shells/http-mock.js';
+export { mswHandlers, type MswHandlerOptions, type SessionSource } from './shells/msw-shell.js';
+export {
+  startMockControl,
+  STDIO_MAIN_PATH,
+  type Lifecycle,
+  type MockControl,
+  type MockControlOptions,
+  type StdioCommand,
+} from './control/mock-control.js';
+export { controlClient, ControlError, type ControlClient } from './control/control-client.js';
+export type { ProcessInfo } from './control/process-registry.js';
+export { InvalidScenarioError } from './control/scenario-check.js';
+export { DEFAULT_BACKEND_ID, type RegistrationOptions } from './control/registration-for.js';
+export { CONTROL_URL_ENV } from './shells/stdio-args.js';
+// For process entry points (the CLI's `mock-backend --stdio`): the stdio shell and its wiring.
+export { startStdioMock, type StdioMockSource, type StdioMockStart } from './shells/stdio-mock.js';
+export { processStdioHost } from './shells/process-host.js';
+export {
+  EXIT_NO_SCENARIO,
+  runStdioMock,
+  type ExitReport,
+  type StdioHost,
+  type StdioLink,
+} from './shells/stdio-shell.js';
+
+/** An in-process mock (no server): a validated session, e.g. for `mswHandlers`. */
+export function createMock(options: { scenario: Scenario; clock?: Clock }): MockSession {
+  return new MockSession(checkedScenario(options.scenario), options.clock ? { clock: options.clock } : {});
+}

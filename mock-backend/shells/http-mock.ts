@@ -1,0 +1,87 @@
+/**
+ * The library's HTTP mock: the HTTP shell plus, by default, a control server over the same
+ * session (what the CLI announces as `controlUrl`).
+ */
+import type { Clock } from '../../protocol/clock.js';
+import type { JsonObject } from '../../protocol/json.js';
+import { startControlServer, type ControlServer } from '../control/control-server.js';
+import { ProcessRegistry } from '../control/process-registry.js';
+import { registrationDocument, type RegistrationOptions } from '../control/registration-for.js';
+import { checkedScenario, controlScenarioValidator } from '../control/scenario-check.js';
+import type { InboundRecord, RecordEntry, Scenario } from '../model.js';
+import { startHttpShell } from './http-shell.js';
+import { MockSession, type RecordFilter, type WaitOptions } from './session.js';
+
+/** Options of `startHttpMock`. */
+export interface HttpMockOptions {
+  scenario: Scenario;
+  /** Default 0 (the OS picks). */
+  port?: number;
+  host?: string;
+  clock?: Clock;
+  /** A control server over the same session: `true`/omitted on port 0, `{port}`, or `false` for none. */
+  control?: boolean | { port?: number };
+  log?: (text: string) => void;
+}
+
+/** A running HTTP mock. */
+export interface HttpMock {
+  /** The URL to register, e.g. `http://127.0.0.1:4567/`. */
+  readonly url: string;
+  /** The control API over the same session, unless disabled. */
+  readonly controlUrl: string | undefined;
+  readonly session: MockSession;
+  recordings(filter?: RecordFilter): RecordEntry[];
+  deliveries(): InboundRecord[];
+  waitForDelivery(predicate: (r: InboundRecord) => boolean, options: WaitOptions): Promise<InboundRecord>;
+  setScenario(scenario: Scenario): void;
+  /** Forgets recordings and engine state. */
+  reset(): void;
+  /** A registration document whose one backend is this mock (with bearer auth from `tokenEnv` if given). */
+  registrationFor(options?: RegistrationOptions & { bearerTokenEnv?: string }): JsonObject;
+  /** Closes the server (hanging exchanges included) and the control server. Safe to repeat. */
+  close(): Promise<void>;
+}
+
+/** Starts an HTTP mock on loopback. */
+export async function startHttpMock(options: HttpMockOptions): Promise<HttpMock> {
+  const session = new MockSession(
+    checkedScenario(options.scenario),
+    options.clock ? { clock: options.clock } : {},
+  );
+  const shell = await startHttpShell(session, {
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    ...(options.host !== undefined ? { host: options.host } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  let control: ControlServer | undefined;
+  if (options.control !== false) {
+    const port = typeof options.control === 'object' ? options.control.port : undefined;
+    try {
+      control = await startControlServer(session, new ProcessRegistry(), {
+        validate: controlScenarioValidator,
+        ...(port !== undefined ? { port } : {}),
+      });
+    } catch (e) {
+      await shell.close();
+      throw e;
+    }
+  }
+  return {
+    url: shell.url,
+    controlUrl: control?.url,
+    session,
+    recordings: (filter) => session.recordings(filter),
+    deliveries: () => session.deliveries(),
+    waitForDelivery: (predicate, o) => session.waitForDelivery(predicate, o),
+    setScenario: (scenario) => session.setScenario(checkedScenario(scenario)),
+    reset: () => session.reset(),
+    registrationFor(o = {}) {
+      const auth = o.bearerTokenEnv ? { type: 'bearer', tokenEnv: o.bearerTokenEnv } : undefined;
+      return registrationDocument({ type: 'http', url: shell.url }, o, auth);
+    },
+    async close() {
+      await Promise.all([shell.close(), control?.close()]);
+    },
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * Carries out one exchange's actions on a node:http response: head, body writes, end, hang, and a
+ * TCP reset of the socket. Bytes go out exactly as planned; nothing re-encodes them.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Clock } from '../../protocol/clock.js';
+import type { Action } from '../model.js';
+import { runActions, type RunOutcome } from './scheduler.js';
+
+/** Statuses that must not carry a body or a Content-Length (RFC 9110 §8.6). */
+function bodyless(status: number): boolean {
+  return status < 200 || status === 204 || status === 304;
+}
+
+/**
+ * The body length when the whole response is due at one instant (`head`, writes, `end`): it is
+ * then sent with a Content-Length, the friendliest form for keep-alive clients. Anything spread
+ * over time (a delayed chunk, a slow body, a hang, a reset) streams chunked instead.
+ */
+export function immediateLength(actions: readonly Action[]): number | undefined {
+  const [first, ...rest] = actions;
+  const last = actions[actions.length - 1];
+  if (first?.type !== 'head' || last?.type !== 'end') return undefined;
+  let length = 0;
+  for (const a of rest) {
+    if (a.afterMs !== first.afterMs) return undefined;
+    if (a.type === 'write') length += a.bytes.length;
+    else if (a.type !== 'end') return undefined;
+  }
+  return length;
+}
+
+/** Options of one response. */
+export interface RespondOptions {
+  clock: Clock;
+  arrival: number;
+  log?: (text: string) => void;
+}
+
+/** Runs the actions on `res`; resolves with the run's outcome once it is over (or hangs forever). */
+export function respond(
+  res: ServerResponse,
+  actions: readonly Action[],
+  options: RespondOptions,
+): Promise<RunOutcome> {
+  const stop = new AbortController();
+  // The client went away (or we reset the socket): pending actions have nowhere to go.
+  res.on('close', () => stop.abort());
+  const length = immediateLength(actions);
+  let lastWrite: Promise<void> = Promise.resolve();
+
+  const perform = (action: Action): void | Promise<void> => {
+    switch (action.type) {
+      case 'head': {
+        const headers: Record<string, string | number> = { ...action.headers };
+        if (length !== undefined && !bodyless(action.status)) headers['content-length'] = length;
+        res.writeHead(action.status, headers);
+        return;
+      }
+      case 'write':
+        if (res.writableEnded) return;
+        lastWrite = new Promise<void>((resolve) => {
+          res.write(action.bytes, () => resolve());
+        });
+        return;
+      case 'end':
+        if (!res.writableEnded) res.end();
+        return;
+      case 'reset':
+        // Let planned bytes reach the wire first, so "reset after N bytes" means exactly that.
+        return lastWrite.then(() => {
+          const socket = res.socket;
+          if (socket && !socket.destroyed) socket.resetAndDestroy();
+        });
+      case 'log':
+        options.log?.(action.text);
+        return;
+      // `hang` is carried out by doing nothing; `exit` and `signal` are never planned for HTTP.
+      default:
+        return;
+    }
+  };
+
+  return runActions(actions, {
+    clock: options.clock,
+    arrival: options.arrival,
+    perform,
+    signal: stop.signal,
+  }).then((outcome) => {
+    if (outcome === 'stopped' && !res.writableEnded && !res.destroyed) {
+      // A perform failed (e.g. a status node refuses): end the exchange visibly rather than leak it.
+      options.log?.('mock-backend: an HTTP action could not be carried out; the socket was destroyed');
+      res.destroy();
+    }
+    return outcome;
+  });
+}

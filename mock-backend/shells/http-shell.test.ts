@@ -1,0 +1,107 @@
+import { request as httpRequest, Agent } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { interceptRequest } from '../engine-test-frames.js';
+import type { Action, Scenario } from '../model.js';
+import { immediateLength } from './http-responder.js';
+import { startHttpShell, type HttpShell } from './http-shell.js';
+import { MockSession } from './session.js';
+import { rawRequest } from './test-support/raw-http.js';
+
+const body = (eventId: string) => JSON.stringify(interceptRequest({ eventId }));
+const bytes = (n: number) => new Uint8Array(n);
+let shell: HttpShell | undefined;
+
+async function start(scenario: Scenario) {
+  const session = new MockSession(scenario);
+  shell = await startHttpShell(session);
+  return { session, url: shell.url };
+}
+
+afterEach(async () => {
+  await shell?.close();
+  shell = undefined;
+});
+
+describe('immediateLength', () => {
+  it('is the body length when head, writes and end are due together, else undefined', () => {
+    const head: Action = { type: 'head', afterMs: 5, status: 200, headers: {} };
+    expect(
+      immediateLength([
+        head,
+        { type: 'write', afterMs: 5, bytes: bytes(3) },
+        { type: 'write', afterMs: 5, bytes: bytes(4) },
+        { type: 'end', afterMs: 5 },
+      ]),
+    ).toBe(7);
+    expect(immediateLength([head, { type: 'end', afterMs: 5 }])).toBe(0);
+    expect(
+      immediateLength([head, { type: 'write', afterMs: 9, bytes: bytes(3) }, { type: 'end', afterMs: 9 }]),
+    ).toBeUndefined();
+    expect(immediateLength([head, { type: 'hang', afterMs: 5 }])).toBeUndefined();
+    expect(immediateLength([{ type: 'hang', afterMs: 0 }])).toBeUndefined();
+  });
+});
+
+describe('HTTP shell', () => {
+  it('listens on a loopback port of its own and answers one POST body per engine step', async () => {
+    const { session, url } = await start({ rules: [] });
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const res = await rawRequest(url, { body: body('a') });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.headers['content-length']).toBe(String(res.body.length));
+    expect(res.body.toString()).toBe(
+      '{"jsonrpc":"2.0","id":"a","result":{"protocolVersion":"draft","effects":[]}}',
+    );
+    const [record] = session.deliveries();
+    expect(record?.http).toMatchObject({
+      method: 'POST',
+      path: '/',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(record?.bytes).toEqual({ text: body('a') });
+  });
+
+  it('keeps a keep-alive connection usable across requests and names it once', async () => {
+    const { session, url } = await start({ rules: [] });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (eventId: string) =>
+      new Promise<string>((resolve, reject) => {
+        const req = httpRequest(
+          url,
+          { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+          (res) => {
+            const parts: Buffer[] = [];
+            res.on('data', (c: Buffer) => parts.push(c));
+            res.on('end', () => resolve(Buffer.concat(parts).toString()));
+          },
+        );
+        req.on('error', reject);
+        req.end(body(eventId));
+      });
+    await post('a');
+    await post('b');
+    agent.destroy();
+    expect(session.deliveries().map((r) => r.connectionId)).toEqual(['c1', 'c1']);
+  });
+
+  it('records bodies that are not JSON, answers them as unparseable and keeps serving', async () => {
+    const { session, url } = await start({ rules: [] });
+    const res = await rawRequest(url, { body: Buffer.from([0xff, 0xfe, 0x0a]) });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body.toString())).toMatchObject({ id: null, error: { code: -32700 } });
+    expect(session.recordings({ type: 'violation' })).toHaveLength(1);
+    const after = await rawRequest(url, { body: body('still-up') });
+    expect(after.status).toBe(200);
+  });
+
+  it('close() ends hanging exchanges and is safe to repeat', async () => {
+    const { session, url } = await start({ rules: [{ behaviour: { kind: 'hang' } }] });
+    const hanging = rawRequest(url, { body: body('h') });
+    await session.waitForDelivery(() => true, { timeoutMs: 5000 });
+    await shell?.close();
+    await shell?.close();
+    const res = await hanging;
+    expect(res.raw.length).toBe(0);
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * The HTTP shell: a real node:http server on loopback. Each request body is one engine frame
+ * (any method, any path: the engine judges them); the actions are carried out on the response.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { DEFAULT_MAX_FRAME_BYTES } from '../../protocol/ndjson.js';
+import type { HttpMeta, InboundFrame } from '../model.js';
+import { respond } from './http-responder.js';
+import type { MockSession } from './session.js';
+
+/** Options of the HTTP shell. */
+export interface HttpShellOptions {
+  /** Default 127.0.0.1: the mock is a loopback test double. */
+  host?: string;
+  /** Default 0: the OS picks a free port. */
+  port?: number;
+  /** Diagnostic lines (`log` actions, shell problems). */
+  log?: (text: string) => void;
+}
+
+/** A listening HTTP shell. */
+export interface HttpShell {
+  /** `http://127.0.0.1:PORT/`. */
+  readonly url: string;
+  readonly port: number;
+  /** Stops listening and destroys every open connection (hanging ones included). Safe to repeat. */
+  close(): Promise<void>;
+}
+
+/** Starts the HTTP shell over `session`. */
+export async function startHttpShell(
+  session: MockSession,
+  options: HttpShellOptions = {},
+): Promise<HttpShell> {
+  const connections = new WeakMap<Socket, string>();
+  let nextConnection = 0;
+  const server: Server = createServer();
+  // Hanging and slow exchanges are the point of the mock: no server-side timeouts cut them short.
+  server.requestTimeout = 0;
+  server.headersTimeout = 0;
+  server.on('connection', (socket: Socket) => {
+    connections.set(socket, `c${++nextConnection}`);
+    // A peer that resets the connection must not surface as an unhandled error.
+    socket.on('error', () => undefined);
+  });
+  server.on('clientError', (_error, socket: Socket) => socket.destroy());
+  server.on('request', (req, res) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      // Past the cap the body is cut short; the engine then records it as unparseable.
+      if (size + chunk.length <= DEFAULT_MAX_FRAME_BYTES) chunks.push(chunk);
+      size += chunk.length;
+    });
+    req.on('error', () => undefined);
+    req.on('end', () => {
+      const at = session.now();
+      const frame: InboundFrame = {
+        bytes: new Uint8Array(Buffer.concat(chunks)),
+        transport: 'http',
+        connectionId: connections.get(req.socket) ?? 'c?',
+        at,
+        http: httpMeta(req),
+      };
+      const { actions } = session.step(frame);
+      void respond(res, actions, {
+        clock: session.clock,
+        arrival: at.monotonic,
+        ...(options.log ? { log: options.log } : {}),
+      });
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port, address } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${port}/`,
+    port,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+/** Request metadata with lower-cased header names (node already lower-cases and joins them). */
+function httpMeta(req: IncomingMessage): HttpMeta {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return { method: req.method ?? 'POST', path: req.url ?? '/', headers };
+}

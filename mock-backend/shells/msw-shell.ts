@@ -1,0 +1,118 @@
+/**
+ * The msw shell: request handlers that run the same engine for in-process `fetch` interception.
+ * A head resolves the handler with a streamed Response; writes, end and reset drive the stream,
+ * so delays, slow bodies, hangs and mid-body resets behave as they do over a socket.
+ */
+import { http, type HttpHandler, type Path } from 'msw';
+import type { Clock } from '../../protocol/clock.js';
+import type { Action, HttpMeta, InboundFrame } from '../model.js';
+import { runActions } from './scheduler.js';
+import type { MockSession } from './session.js';
+
+/** Options of the msw handlers. */
+export interface MswHandlerOptions {
+  /** The backend URL the harness posts to (an msw path: absolute URL, relative path or pattern). */
+  url: Path;
+  log?: (text: string) => void;
+}
+
+/** Something that carries a session: a MockSession itself, or a started mock. */
+export type SessionSource = MockSession | { session: MockSession };
+
+/** msw handlers serving `mock`'s scenario at `options.url` (every method: the engine judges it). */
+export function mswHandlers(mock: SessionSource, options: MswHandlerOptions): HttpHandler[] {
+  const session = 'session' in mock ? mock.session : mock;
+  let requests = 0;
+  return [
+    http.all(options.url, async ({ request }) => {
+      const bytes = new Uint8Array(await request.arrayBuffer());
+      const at = session.now();
+      const frame: InboundFrame = {
+        bytes,
+        transport: 'msw',
+        // fetch has no connection to name; each intercepted request is its own.
+        connectionId: `m${++requests}`,
+        at,
+        http: httpMeta(request),
+      };
+      const { actions } = session.step(frame);
+      return streamedResponse(actions, session.clock, at.monotonic, request.signal, options.log);
+    }),
+  ];
+}
+
+/** Statuses whose Response must have a null body. */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+function streamedResponse(
+  actions: readonly Action[],
+  clock: Clock,
+  arrival: number,
+  signal: AbortSignal,
+  log?: (text: string) => void,
+): Promise<Response> {
+  return new Promise<Response>((resolve) => {
+    let body!: ReadableStreamDefaultController<Uint8Array>;
+    const stream = new ReadableStream<Uint8Array>({ start: (c) => void (body = c) });
+    let responded = false;
+    let closed = false;
+    const answer = (response: Response): void => {
+      if (responded) return;
+      responded = true;
+      resolve(response);
+    };
+    // A hang before the head never resolves; an aborted fetch still lets the handler go.
+    signal.addEventListener('abort', () => answer(Response.error()), { once: true });
+
+    const perform = (action: Action): void => {
+      switch (action.type) {
+        case 'head':
+          answer(makeResponse(action.status, action.headers, stream, log));
+          return;
+        case 'write':
+          if (!responded) answer(makeResponse(200, {}, stream, log));
+          if (!closed) body.enqueue(action.bytes.slice());
+          return;
+        case 'end':
+          if (!responded) answer(makeResponse(200, {}, stream, log));
+          if (!closed) body.close();
+          closed = true;
+          return;
+        case 'reset':
+          if (!responded) answer(Response.error());
+          else if (!closed) body.error(new TypeError('mock-backend: connection reset'));
+          closed = true;
+          return;
+        case 'log':
+          log?.(action.text);
+          return;
+        // `hang` is carried out by doing nothing; `exit` and `signal` are never planned for msw.
+        default:
+          return;
+      }
+    };
+    void runActions(actions, { clock, arrival, perform, signal });
+  });
+}
+
+function makeResponse(
+  status: number,
+  headers: Record<string, string>,
+  stream: ReadableStream<Uint8Array>,
+  log?: (text: string) => void,
+): Response {
+  try {
+    return new Response(NULL_BODY.has(status) ? null : stream, { status, headers });
+  } catch (e) {
+    // fetch cannot represent some scripted statuses (e.g. 1xx, or out of range): a network error instead.
+    log?.(`mock-backend: status ${status} cannot be delivered through fetch (${(e as Error).message})`);
+    return Response.error();
+  }
+}
+
+function httpMeta(request: Request): HttpMeta {
+  const url = new URL(request.url);
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
+  return { method: request.method, path: `${url.pathname}${url.search}`, headers };
+}

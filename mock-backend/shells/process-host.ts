@@ -1,0 +1,32 @@
+/**
+ * The StdioHost of a real process. The process object is handed in by the entry point (the CLI
+ * command or stdio-main.ts), so this module never reaches for the global itself.
+ */
+import { constants } from 'node:os';
+import type { KillSignal } from '../model.js';
+import type { StdioHost } from './stdio-shell.js';
+
+/** Grace after a self-signal before falling back to an exit with 128 + the signal number. */
+export const SELF_SIGNAL_FALLBACK_MS = 1_000;
+
+/** A StdioHost over `proc` (normally `process`). */
+export function processStdioHost(proc: NodeJS.Process): StdioHost {
+  return {
+    stdin: proc.stdin,
+    stdout: proc.stdout,
+    stderr: proc.stderr,
+    pid: proc.pid,
+    exit: (code) => proc.exit(code),
+    killSelf(signal: KillSignal) {
+      // Listeners would turn the signal into an event; without them the default action applies.
+      proc.removeAllListeners(signal);
+      proc.kill(proc.pid, signal);
+      // Should the signal somehow not end us, end anyway with the conventional code.
+      setTimeout(() => proc.exit(128 + (constants.signals[signal] ?? 0)), SELF_SIGNAL_FALLBACK_MS).unref();
+    },
+    trapSigterm(handler) {
+      proc.removeAllListeners('SIGTERM');
+      proc.on('SIGTERM', handler);
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../protocol/clock.js';
+import { frameOf, interceptRequest } from '../engine-test-frames.js';
+import type { Scenario } from '../model.js';
+import { DeliveryTimeout, MockSession } from './session.js';
+
+const failTwice: Scenario = {
+  rules: [
+    {
+      behaviour: {
+        kind: 'sequence',
+        steps: [
+          { kind: 'rpc-error', code: -32003 },
+          { kind: 'rpc-error', code: -32003 },
+          { kind: 'respond' },
+        ],
+      },
+    },
+  ],
+};
+
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => (done = true));
+  for (let i = 0; i < 3; i++) await new Promise<void>((r) => setImmediate(r));
+  return done;
+}
+
+describe('MockSession', () => {
+  it('shares attempt counting across connections and transports', () => {
+    const session = new MockSession(failTwice);
+    const frame = (transport: 'stdio' | 'http', connectionId: string) => ({
+      ...frameOf(interceptRequest({ eventId: 'e' }), transport),
+      connectionId,
+    });
+    session.step(frame('stdio', '101'));
+    session.step(frame('stdio', '102'));
+    session.step(frame('http', 'c1'));
+    expect(session.deliveries().map((r) => [r.connectionId, r.attempt, r.behaviour.kind])).toEqual([
+      ['101', 1, 'rpc-error'],
+      ['102', 2, 'rpc-error'],
+      ['c1', 3, 'respond'],
+    ]);
+  });
+
+  it('filters recordings by event id (with their outbound entries), type, transport and connection', () => {
+    const session = new MockSession({ rules: [] });
+    session.step(frameOf(interceptRequest({ eventId: 'a' })));
+    session.step(frameOf(interceptRequest({ eventId: 'b' }), 'http'));
+    const forA = session.recordings({ eventId: 'a' });
+    expect(forA.map((e) => e.type)).toEqual(['inbound', 'outbound', 'outbound']);
+    expect(forA.every((e) => e.delivery === 1)).toBe(true);
+    expect(session.recordings({ transport: 'http', type: 'inbound' })).toHaveLength(1);
+    expect(session.recordings({ connectionId: 'c1' }).every((e) => e.transport === 'http')).toBe(true);
+    expect(session.recordings({ method: 'hooks/intercept' })).toHaveLength(2);
+  });
+
+  it('reset forgets recordings and attempts; setScenario keeps recordings but restarts counting', () => {
+    const session = new MockSession(failTwice);
+    session.step(frameOf(interceptRequest({ eventId: 'e' })));
+    session.setScenario(failTwice);
+    session.step(frameOf(interceptRequest({ eventId: 'e' })));
+    expect(session.deliveries().map((r) => r.attempt)).toEqual([1, 1]);
+    session.reset();
+    expect(session.recordings()).toEqual([]);
+    session.step(frameOf(interceptRequest({ eventId: 'e' })));
+    expect(session.deliveries().map((r) => [r.delivery, r.attempt])).toEqual([[1, 1]]);
+  });
+
+  it('waitForDelivery resolves with a past or a future match', async () => {
+    const session = new MockSession({ rules: [] });
+    session.step(frameOf(interceptRequest({ eventId: 'a' })));
+    await expect(session.waitForDelivery((r) => r.eventId === 'a', { timeoutMs: 10 })).resolves.toMatchObject(
+      {
+        eventId: 'a',
+      },
+    );
+    const later = session.waitForDelivery((r) => r.eventId === 'b', { timeoutMs: 1000 });
+    session.step(frameOf(interceptRequest({ eventId: 'b' })));
+    await expect(later).resolves.toMatchObject({ eventId: 'b', delivery: 2 });
+  });
+
+  it('waitForDelivery times out on the session clock, and a throwing predicate rejects the wait', async () => {
+    const clock = new ManualClock(0);
+    const session = new MockSession({ rules: [] }, { clock });
+    const wait = session
+      .waitForDelivery((r) => r.eventId === 'never', { timeoutMs: 100 })
+      .catch((e: unknown) => e);
+    session.step(frameOf(interceptRequest({ eventId: 'other' })));
+    await clock.advance(99);
+    expect(await settled(wait)).toBe(false);
+    await clock.advance(1);
+    const error = await wait;
+    expect(error).toBeInstanceOf(DeliveryTimeout);
+    expect((error as Error).message).toContain('within 100 ms (1 deliveries seen)');
+
+    const bad = session.waitForDelivery(
+      () => {
+        throw new Error('predicate bug');
+      },
+      { timeoutMs: 100 },
+    );
+    await expect(bad).rejects.toThrow('predicate bug');
+    expect(clock.pendingSleeps).toBe(0);
+  });
+});

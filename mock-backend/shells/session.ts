@@ -1,0 +1,199 @@
+/**
+ * One mock's live state: the scenario, the engine state and the recordings, behind a step that is
+ * atomic (the engine is synchronous and pure). Every shell of one mock steps the same session, so
+ * attempt counting (`sequence`) and delivery numbers are shared across connections and processes.
+ */
+import { systemClock, type Clock } from '../../protocol/clock.js';
+import { initialState, start, step } from '../engine.js';
+import type {
+  EngineState,
+  InboundFrame,
+  InboundRecord,
+  Instant,
+  RecordEntry,
+  Scenario,
+  StepResult,
+  Transport,
+} from '../model.js';
+
+/** Which entries to read; every given field must hold. */
+export interface RecordFilter {
+  type?: RecordEntry['type'];
+  transport?: Transport;
+  connectionId?: string;
+  delivery?: number;
+  /** Inbound entries of this event id, and the outbound/violation entries of their deliveries. */
+  eventId?: string;
+  method?: string;
+}
+
+/** Options of `waitForDelivery`. */
+export interface WaitOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** Raised when `waitForDelivery` gives up; names what was seen so the failing test explains itself. */
+export class DeliveryTimeout extends Error {
+  constructor(timeoutMs: number, seen: number) {
+    super(`no matching delivery reached the mock within ${timeoutMs} ms (${seen} deliveries seen)`);
+    this.name = 'DeliveryTimeout';
+  }
+}
+
+type Listener = (entry: RecordEntry) => void;
+
+/** The mock's scenario, engine state and recordings. */
+export class MockSession {
+  readonly clock: Clock;
+  private current: Scenario;
+  private state: EngineState;
+  private entries: RecordEntry[] = [];
+  private readonly listeners = new Set<Listener>();
+
+  constructor(scenario: Scenario, options: { clock?: Clock } = {}) {
+    this.clock = options.clock ?? systemClock;
+    this.current = scenario;
+    this.state = initialState(scenario);
+  }
+
+  /** The scenario in force. */
+  get scenario(): Scenario {
+    return this.current;
+  }
+
+  /** A copy of the engine state (for diagnostics and tests). */
+  get engineState(): EngineState {
+    return structuredClone(this.state);
+  }
+
+  /** The current instant from the session's clock. */
+  now(): Instant {
+    return { monotonic: this.clock.now(), wall: this.clock.wallNow() };
+  }
+
+  /** Replaces the scenario; engine state starts afresh (rule counters belong to rules), recordings stay. */
+  setScenario(scenario: Scenario): void {
+    this.current = scenario;
+    this.state = initialState(scenario);
+  }
+
+  /** Forgets recordings and engine state; the scenario stays. */
+  reset(): void {
+    this.entries = [];
+    this.state = initialState(this.current);
+  }
+
+  /** Interprets one inbound frame and records it. Never throws. */
+  step(frame: InboundFrame): StepResult {
+    const result = step(this.current, this.state, frame);
+    this.state = result.state;
+    this.append(result.records);
+    return result;
+  }
+
+  /** Process start of a stdio mock (banner, refusal); records the start actions as delivery 0. */
+  start(context: { transport: Transport; connectionId: string; at: Instant }): StepResult {
+    const result = start(this.current, this.state, context);
+    this.state = result.state;
+    this.append(result.records);
+    return result;
+  }
+
+  /** Recorded entries, oldest first, optionally filtered. */
+  recordings(filter: RecordFilter = {}): RecordEntry[] {
+    const deliveries =
+      filter.eventId === undefined
+        ? undefined
+        : new Set(
+            this.entries
+              .filter((e) => e.type === 'inbound' && e.eventId === filter.eventId)
+              .map((e) => `${e.connectionId} ${e.delivery}`),
+          );
+    return this.entries.filter(
+      (e) =>
+        (filter.type === undefined || e.type === filter.type) &&
+        (filter.transport === undefined || e.transport === filter.transport) &&
+        (filter.connectionId === undefined || e.connectionId === filter.connectionId) &&
+        (filter.delivery === undefined || e.delivery === filter.delivery) &&
+        (deliveries === undefined || deliveries.has(`${e.connectionId} ${e.delivery}`)) &&
+        (filter.method === undefined || (e.type === 'inbound' && e.method === filter.method)),
+    );
+  }
+
+  /** Inbound records only. */
+  deliveries(): InboundRecord[] {
+    return this.entries.filter((e): e is InboundRecord => e.type === 'inbound');
+  }
+
+  /** Calls `listener` for every entry recorded from now on; returns the unsubscribe function. */
+  onRecord(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Resolves with the first inbound record (already recorded or still to come) that satisfies
+   * `predicate`; rejects with DeliveryTimeout after `timeoutMs` on the session clock.
+   */
+  waitForDelivery(
+    predicate: (record: InboundRecord) => boolean = () => true,
+    options: WaitOptions,
+  ): Promise<InboundRecord> {
+    let found: InboundRecord | undefined;
+    try {
+      found = this.deliveries().find(predicate);
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
+    if (found) return Promise.resolve(found);
+    return new Promise<InboundRecord>((resolve, reject) => {
+      const timer = new AbortController();
+      const finish = (): void => {
+        unsubscribe();
+        timer.abort();
+        options.signal?.removeEventListener('abort', onAbort);
+      };
+      const unsubscribe = this.onRecord((entry) => {
+        if (entry.type !== 'inbound') return;
+        let hit: boolean;
+        try {
+          hit = predicate(entry);
+        } catch (e) {
+          finish();
+          reject(e);
+          return;
+        }
+        if (hit) {
+          finish();
+          resolve(entry);
+        }
+      });
+      const onAbort = (): void => {
+        finish();
+        reject(options.signal?.reason);
+      };
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      this.clock.sleep(options.timeoutMs, timer.signal).then(
+        () => {
+          finish();
+          reject(new DeliveryTimeout(options.timeoutMs, this.deliveries().length));
+        },
+        () => undefined,
+      );
+    });
+  }
+
+  private append(records: readonly RecordEntry[]): void {
+    for (const entry of records) {
+      this.entries.push(entry);
+      for (const listener of [...this.listeners]) {
+        try {
+          listener(entry);
+        } catch {
+          // A listener's failure is its own; recording and stepping go on.
+        }
+      }
+    }
+  }
+}

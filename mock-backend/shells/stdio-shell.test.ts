@@ -1,0 +1,222 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../protocol/clock.js';
+import { interceptRequest } from '../engine-test-frames.js';
+import type { KillSignal, Scenario } from '../model.js';
+import { localLink } from './local-link.js';
+import { MockSession } from './session.js';
+import { runStdioMock, EXIT_NO_SCENARIO, type StdioLink } from './stdio-shell.js';
+
+const line = (eventId: string) => `${JSON.stringify(interceptRequest({ eventId }))}\n`;
+const empty = (id: string) =>
+  `{"jsonrpc":"2.0","id":"${id}","result":{"protocolVersion":"draft","effects":[]}}\n`;
+
+/** A stream's accumulated bytes, and a promise for the moment they satisfy a predicate. */
+function collector(stream: PassThrough) {
+  let bytes = Buffer.alloc(0);
+  let ended = false;
+  const waiters: Array<() => void> = [];
+  const wake = () => waiters.splice(0).forEach((w) => w());
+  stream.on('data', (c: Buffer) => {
+    bytes = Buffer.concat([bytes, c]);
+    wake();
+  });
+  stream.on('end', () => {
+    ended = true;
+    wake();
+  });
+  const self = {
+    text: () => bytes.toString('utf8'),
+    bytes: () => bytes,
+    ended: () => ended,
+    until(predicate: () => boolean): Promise<void> {
+      if (predicate()) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const check = () => (predicate() ? resolve() : waiters.push(check));
+        waiters.push(check);
+      });
+    },
+  };
+  return self;
+}
+
+function fakeProcess(pid = 4242) {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let sigterm: (() => void) | undefined;
+  let settle!: (end: { code?: number; signal?: KillSignal }) => void;
+  const ended = new Promise<{ code?: number; signal?: KillSignal }>((r) => (settle = r));
+  const host = {
+    stdin,
+    stdout,
+    stderr,
+    pid,
+    exit: (code: number) => settle({ code }),
+    killSelf: (signal: KillSignal) => settle({ signal }),
+    trapSigterm: (handler: () => void) => (sigterm = handler),
+  };
+  return {
+    host,
+    out: collector(stdout),
+    err: collector(stderr),
+    ended,
+    sigterm: () => sigterm?.(),
+  };
+}
+
+async function startMock(scenario: Scenario, clock = new ManualClock(0)) {
+  const session = new MockSession(scenario, { clock });
+  const proc = fakeProcess();
+  await runStdioMock(proc.host, localLink(session), { clock });
+  return { ...proc, session, clock };
+}
+
+/** Resolves true when `promise` settled before the event loop went idle a few turns. */
+async function settledSoon(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => (done = true));
+  for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
+  return done;
+}
+
+describe('stdio shell: persistent', () => {
+  it('answers each line in order and records the frames under the process id', async () => {
+    const m = await startMock({ rules: [] });
+    m.host.stdin.write(line('a') + line('b'));
+    await m.out.until(() => m.out.text() === empty('a') + empty('b'));
+    const inbound = m.session.deliveries();
+    expect(inbound.map((r) => [r.eventId, r.delivery, r.connectionId, r.transport])).toEqual([
+      ['a', 1, '4242', 'stdio'],
+      ['b', 2, '4242', 'stdio'],
+    ]);
+    expect(inbound[0]?.bytes).toEqual({ text: line('a').trimEnd() });
+  });
+
+  it('carries out a delay on the injected clock, and a later frame is not held back', async () => {
+    const m = await startMock({
+      rules: [
+        {
+          match: { fields: [{ path: 'id', equals: 'slow' }] },
+          behaviour: { kind: 'delay', ms: 50, then: { kind: 'respond' } },
+        },
+      ],
+    });
+    m.host.stdin.write(line('slow') + line('fast'));
+    await m.out.until(() => m.out.text() === empty('fast'));
+    await m.clock.advance(49);
+    expect(m.out.text()).toBe(empty('fast'));
+    await m.clock.advance(1);
+    await m.out.until(() => m.out.text() === empty('fast') + empty('slow'));
+  });
+
+  it('records a framing fault as a frame of its raw bytes and answers it as unparseable', async () => {
+    const m = await startMock({ rules: [] });
+    m.host.stdin.write(Buffer.from([0x7b, 0xff, 0x7d, 0x0a]));
+    await m.out.until(() => m.out.text().endsWith('\n'));
+    expect(JSON.parse(m.out.text())).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    expect(m.session.recordings({ type: 'violation' }).map((v) => v.type === 'violation' && v.code)).toEqual([
+      'invalid-utf8',
+    ]);
+    expect(m.session.deliveries()[0]?.bytes).toEqual({
+      base64: Buffer.from([0x7b, 0xff, 0x7d]).toString('base64'),
+    });
+  });
+
+  it('closes stdout on a reset and stays alive; later replies are dropped', async () => {
+    const m = await startMock({ rules: [{ behaviour: { kind: 'reset' }, times: 1 }] });
+    m.host.stdin.write(line('a'));
+    await m.out.until(() => m.out.ended());
+    m.host.stdin.write(line('b'));
+    await m.session.waitForDelivery((r) => r.eventId === 'b', { timeoutMs: 1000 });
+    expect(await settledSoon(m.ended)).toBe(false);
+    expect(m.out.text()).toBe('');
+  });
+});
+
+describe('stdio shell: per_event and process behaviour', () => {
+  it('finishes pending actions after EOF, then exits 0', async () => {
+    const m = await startMock({ rules: [{ behaviour: { kind: 'delay', ms: 10, then: { kind: 'deny' } } }] });
+    m.host.stdin.end(line('a'));
+    expect(await settledSoon(m.ended)).toBe(false);
+    await m.clock.advance(10);
+    await expect(m.ended).resolves.toEqual({ code: 0 });
+    expect(JSON.parse(m.out.text()).result.effects[0].type).toBe('deny');
+  });
+
+  it('never exits after EOF while an exchange hangs', async () => {
+    const m = await startMock({ rules: [{ behaviour: { kind: 'hang' } }] });
+    m.host.stdin.end(line('a'));
+    await m.session.waitForDelivery(() => true, { timeoutMs: 1000 });
+    await m.clock.advance(60_000);
+    expect(await settledSoon(m.ended)).toBe(false);
+    expect(m.out.text()).toBe('');
+  });
+
+  it('exits with the scripted code after the reply, and dies by a scripted signal', async () => {
+    const a = await startMock({
+      rules: [{ behaviour: { kind: 'exit', code: 7, reply: { kind: 'respond' } } }],
+    });
+    a.host.stdin.write(line('a'));
+    await expect(a.ended).resolves.toEqual({ code: 7 });
+    expect(a.out.text()).toBe(empty('a'));
+
+    const b = await startMock({ rules: [{ behaviour: { kind: 'signal', signal: 'SIGSEGV' } }] });
+    b.host.stdin.write(line('a'));
+    await expect(b.ended).resolves.toEqual({ signal: 'SIGSEGV' });
+    expect(b.out.text()).toBe('');
+  });
+
+  it('writes the banner before any reply', async () => {
+    const m = await startMock({ rules: [], process: { banner: 'mock ready' } });
+    m.host.stdin.write(line('a'));
+    await m.out.until(() => m.out.text() === `mock ready\n${empty('a')}`);
+  });
+
+  it('refuses to start: the message on stderr, the exit code, no stdout', async () => {
+    const m = await startMock({
+      rules: [],
+      process: { refuseToStart: { exitCode: 9, message: 'no licence' } },
+    });
+    await expect(m.ended).resolves.toEqual({ code: 9 });
+    expect(m.err.text()).toBe('no licence\n');
+    expect(m.out.text()).toBe('');
+  });
+
+  it('ignores SIGTERM when the scenario says so, and otherwise dies by it', async () => {
+    const a = await startMock({ rules: [], process: { ignoreSigterm: true } });
+    a.sigterm();
+    expect(await settledSoon(a.ended)).toBe(false);
+    expect(a.err.text()).toContain('ignoring SIGTERM');
+
+    const b = await startMock({ rules: [] });
+    b.sigterm();
+    await expect(b.ended).resolves.toEqual({ signal: 'SIGTERM' });
+  });
+
+  it('reports every exit to the link before ending', async () => {
+    const session = new MockSession({ rules: [{ behaviour: { kind: 'exit', code: 4 } }] });
+    const reports: unknown[] = [];
+    const base = localLink(session);
+    const link: StdioLink = { ...base, exited: (r) => (reports.push(r), Promise.resolve()) };
+    const proc = fakeProcess();
+    await runStdioMock(proc.host, link, { clock: new ManualClock(0) });
+    proc.host.stdin.write(line('a'));
+    await expect(proc.ended).resolves.toEqual({ code: 4 });
+    expect(reports).toEqual([{ code: 4, signal: null }]);
+  });
+
+  it('exits with EXIT_NO_SCENARIO and one stderr sentence when the link cannot start', async () => {
+    const link: StdioLink = {
+      start: () => Promise.reject(new Error('control server http://127.0.0.1:9/ refused the connection')),
+      step: () => Promise.resolve([]),
+      exited: () => Promise.resolve(),
+    };
+    const proc = fakeProcess();
+    await runStdioMock(proc.host, link, { clock: new ManualClock(0) });
+    await expect(proc.ended).resolves.toEqual({ code: EXIT_NO_SCENARIO });
+    expect(proc.err.text()).toBe(
+      'mock-backend: cannot start: control server http://127.0.0.1:9/ refused the connection\n',
+    );
+  });
+});

@@ -1,0 +1,212 @@
+/**
+ * The stdio shell: NDJSON lines from stdin become engine frames, the engine's actions become
+ * stdout bytes, stderr lines and process exits. Everything process-level goes through a small
+ * StdioHost, so the same code runs as a real process and in-process under a ManualClock.
+ */
+import type { Readable, Writable } from 'node:stream';
+import type { Clock } from '../../protocol/clock.js';
+import { NdjsonDecoder } from '../../protocol/ndjson.js';
+import type { Action, InboundFrame, Instant, KillSignal, ProcessSettings } from '../model.js';
+import { runActions } from './scheduler.js';
+
+/** What the stdio shell needs of its process; the CLI builds it from `process`, tests build fakes. */
+export interface StdioHost {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  pid: number;
+  /** Ends the process with this code (pending stdout bytes were flushed before the call). */
+  exit(code: number): void;
+  /** Ends the process by this signal. */
+  killSelf(signal: KillSignal): void;
+  /** Replaces the default SIGTERM action with `handler`. */
+  trapSigterm(handler: () => void): void;
+}
+
+/** How a process ended, as reported to the control server. */
+export interface ExitReport {
+  code: number | null;
+  signal: KillSignal | null;
+}
+
+/** Where a stdio mock gets its decisions: an in-process session, or the control server. */
+export interface StdioLink {
+  /** Process start: the process settings and the start actions (banner, refusal). */
+  start(context: { pid: number; at: Instant }): Promise<{ settings: ProcessSettings; actions: Action[] }>;
+  /** One frame stepped by the engine; resolves with the actions to carry out. */
+  step(frame: InboundFrame): Promise<Action[]>;
+  /** Tells whoever keeps the process list that this process is about to end. Never rejects. */
+  exited(report: ExitReport): Promise<void>;
+}
+
+/** Options of a stdio mock. */
+export interface StdioMockOptions {
+  clock: Clock;
+}
+
+/** Exit code when the mock cannot get its scenario (the control server is unreachable). */
+export const EXIT_NO_SCENARIO = 2;
+
+/**
+ * Runs a stdio mock until the process ends: at stdin EOF once every exchange is done (a hang
+ * keeps it alive), or by a scripted exit or signal. Resolves once the shell has wired itself up.
+ */
+export async function runStdioMock(
+  host: StdioHost,
+  link: StdioLink,
+  options: StdioMockOptions,
+): Promise<void> {
+  const shell = new StdioShell(host, link, options.clock);
+  await shell.begin();
+}
+
+class StdioShell {
+  private readonly connectionId: string;
+  private readonly decoder = new NdjsonDecoder();
+  private chain: Promise<void> = Promise.resolve();
+  private lastWrite: Promise<void> = Promise.resolve();
+  private stdoutOpen = true;
+  private active = 0;
+  private hung = false;
+  private eof = false;
+  private ending = false;
+
+  constructor(
+    private readonly host: StdioHost,
+    private readonly link: StdioLink,
+    private readonly clock: Clock,
+  ) {
+    this.connectionId = String(host.pid);
+  }
+
+  async begin(): Promise<void> {
+    // A reader that went away (EPIPE) must not crash the mock: later writes are dropped.
+    this.host.stdout.on('error', () => (this.stdoutOpen = false));
+    // Listen at once so arrival times are true even while the start round trip is in flight.
+    this.host.stdin.on('data', (chunk: Buffer) => {
+      const at = this.now();
+      for (const item of this.decoder.push(chunk)) this.accept(item.bytes, at);
+    });
+    const onEnd = (): void => {
+      if (this.eof) return;
+      const at = this.now();
+      for (const item of this.decoder.end()) this.accept(item.bytes, at);
+      this.eof = true;
+      this.chain = this.chain.then(() => this.maybeFinish());
+    };
+    this.host.stdin.on('end', onEnd);
+    this.host.stdin.on('error', onEnd);
+
+    const at = this.now();
+    const started = this.link.start({ pid: this.host.pid, at });
+    this.chain = started.then(
+      async ({ settings, actions }) => {
+        this.trapSigterm(settings);
+        await runActions(actions, {
+          clock: this.clock,
+          arrival: at.monotonic,
+          perform: (a) => this.perform(a),
+        });
+      },
+      (e: unknown) => {
+        this.log(`mock-backend: cannot start: ${describe(e)}`);
+        this.ending = true;
+        this.host.exit(EXIT_NO_SCENARIO);
+      },
+    );
+    await this.chain;
+  }
+
+  private now(): Instant {
+    return { monotonic: this.clock.now(), wall: this.clock.wallNow() };
+  }
+
+  private accept(bytes: Uint8Array, at: Instant): void {
+    this.active++;
+    const frame: InboundFrame = { bytes, transport: 'stdio', connectionId: this.connectionId, at };
+    // Steps are serialized so deliveries are numbered in arrival order; action runs are not,
+    // so a slow reply to one frame never holds back the next frame's reply.
+    this.chain = this.chain.then(async () => {
+      let actions: Action[];
+      try {
+        actions = await this.link.step(frame);
+      } catch (e) {
+        this.log(`mock-backend: cannot interpret a frame: ${describe(e)}`);
+        actions = [];
+      }
+      void runActions(actions, {
+        clock: this.clock,
+        arrival: at.monotonic,
+        perform: (a) => this.perform(a),
+      }).then((outcome) => {
+        if (outcome === 'hung') this.hung = true;
+        this.active--;
+        return this.maybeFinish();
+      });
+    });
+  }
+
+  private perform(action: Action): void | Promise<void> {
+    switch (action.type) {
+      case 'write':
+        this.write(action.bytes);
+        return;
+      case 'log':
+        this.log(action.text);
+        return;
+      case 'reset':
+        return this.closeStdout();
+      case 'exit':
+        return this.finish({ code: action.code, signal: null });
+      case 'signal':
+        return this.finish({ code: null, signal: action.signal });
+      // `head` is never emitted for stdio; `end` and `hang` only shape the run's outcome.
+      default:
+        return;
+    }
+  }
+
+  private write(bytes: Uint8Array): void {
+    const out = this.host.stdout;
+    if (!this.stdoutOpen || out.writableEnded || out.destroyed) return;
+    this.lastWrite = new Promise<void>((resolve) => {
+      out.write(bytes, () => resolve());
+    });
+  }
+
+  private async closeStdout(): Promise<void> {
+    if (!this.stdoutOpen) return;
+    this.stdoutOpen = false;
+    await this.lastWrite;
+    this.host.stdout.end();
+  }
+
+  private log(text: string): void {
+    this.host.stderr.write(`${text}\n`);
+  }
+
+  private trapSigterm(settings: ProcessSettings): void {
+    this.host.trapSigterm(() => {
+      if (settings.ignoreSigterm) this.log('mock-backend: ignoring SIGTERM (scenario setting)');
+      else void this.finish({ code: null, signal: 'SIGTERM' });
+    });
+  }
+
+  /** At EOF with every exchange done and none hanging, the process ends with 0. */
+  private async maybeFinish(): Promise<void> {
+    if (this.eof && this.active === 0 && !this.hung) await this.finish({ code: 0, signal: null });
+  }
+
+  private async finish(report: ExitReport): Promise<void> {
+    if (this.ending) return;
+    this.ending = true;
+    await this.lastWrite;
+    await this.link.exited(report);
+    if (report.signal !== null) this.host.killSelf(report.signal);
+    else this.host.exit(report.code ?? 0);
+  }
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
