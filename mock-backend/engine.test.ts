@@ -57,12 +57,43 @@ describe('engine step: records', () => {
     expect(JSON.parse(recordingToJson(records)).entries).toEqual(records);
   });
 
-  it('never mutates the state it is given', () => {
-    const scenario: Scenario = { rules: [{ behaviour: { kind: 'respond' }, times: 1 }] };
-    const state = initialState(scenario);
-    const snapshot = structuredClone(state);
-    step(scenario, state, frameOf(interceptRequest()));
-    expect(state).toEqual(snapshot);
+  it('is deterministic: the same scenario, fresh state and frames give the same results', () => {
+    const scenario: Scenario = {
+      seed: 5,
+      rules: [
+        {
+          behaviour: {
+            kind: 'probability',
+            p: 0.5,
+            behaviour: { kind: 'deny' },
+            otherwise: { kind: 'hang' },
+          },
+        },
+      ],
+    };
+    const frames = ['a', 'b', 'a', 'c'].map((id) => frameOf(interceptRequest({ eventId: id })));
+    const once = () => {
+      let state = initialState(scenario);
+      return frames.map((f) => {
+        const r = step(scenario, state, f);
+        state = r.state;
+        return r;
+      });
+    };
+    expect(once()).toEqual(once());
+  });
+
+  it('keeps per-step cost flat as distinct event ids accumulate', () => {
+    // 5,000 distinct ids run in well under a second; a per-step copy of the attempts map took
+    // about 30 s here. The bound leaves a wide margin for a busy machine.
+    const LINEAR_BOUND_MS = 10_000;
+    const scenario: Scenario = { rules: [] };
+    let state = initialState(scenario);
+    const frames = Array.from({ length: 5000 }, (_, i) => frameOf(interceptRequest({ eventId: `e${i}` })));
+    const t0 = performance.now();
+    for (const f of frames) state = step(scenario, state, f).state;
+    expect(performance.now() - t0).toBeLessThan(LINEAR_BOUND_MS);
+    expect(Object.keys(state.attempts)).toHaveLength(5000);
   });
 });
 

@@ -56,7 +56,9 @@ interface Decision {
 function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame): StepResult {
   const delivery = state.deliveries + 1;
   const frame = decodeFrame(inbound.bytes);
-  const attempts = { ...state.attempts };
+  // Updated in place: copying a map that grows with every event id made a long run quadratic
+  // (20k distinct events took minutes). Shells thread state linearly; see StepFn.
+  const attempts = state.attempts;
   let attempt = 1;
   if (frame.kind !== 'unparseable' && frame.method !== undefined && frame.eventId !== undefined) {
     const key = attemptKey(frame.method, frame.eventId);

@@ -329,7 +329,12 @@ export interface StepResult {
   records: RecordEntry[];
 }
 
-/** The pure engine: one inbound frame in, actions + next state + records out. Never throws. */
+/**
+ * The engine: one inbound frame in, actions + next state + records out. Never throws. Deterministic:
+ * the same scenario, state and frames give the same results. The given state is consumed (its
+ * `attempts` map is updated in place, for speed): thread the returned state, and clone a state
+ * (`structuredClone`) to keep a snapshot.
+ */
 export type StepFn = (scenario: Scenario, state: EngineState, inbound: InboundFrame) => StepResult;
 
 /** Process start (stdio): banner or refuse-to-start actions. Never throws. */
