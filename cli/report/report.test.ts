@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { CaseResult } from '../runner/case-result.js';
+import { buildReport, conformanceExitCode, requirementStatus } from './report.js';
+
+function result(over: Partial<CaseResult>): CaseResult {
+  return {
+    name: 'AHP-FAIL-001/x',
+    file: 'suites/x.conformance.ts',
+    requirements: ['AHP-FAIL-001'],
+    level: 'MUST',
+    transports: ['http'],
+    profiles: ['tool-interception'],
+    status: 'pass',
+    durationMs: 3,
+    errors: [],
+    ...over,
+  };
+}
+
+const base = {
+  version: '0.1.0',
+  role: 'harness' as const,
+  target: { kind: 'reference' },
+  claim: { role: 'harness' as const, bindings: ['http'], profiles: ['base'] },
+  seed: 1,
+  startedAt: '2026-01-01T00:00:00Z',
+  durationMs: 10,
+  runErrors: [],
+};
+
+describe('requirement status', () => {
+  it('fails on any failing case and never passes a partly untested requirement', () => {
+    expect(requirementStatus(['pass', 'fail', 'untested'])).toBe('fail');
+    expect(requirementStatus(['pass', 'untested'])).toBe('untested');
+    expect(requirementStatus(['pass', 'skipped'])).toBe('pass');
+    expect(requirementStatus(['skipped'])).toBe('skipped');
+  });
+});
+
+describe('buildReport', () => {
+  it('lists each requirement with its cases and counts MUST failures apart from SHOULD warnings', () => {
+    const report = buildReport({
+      ...base,
+      cases: [
+        result({ name: 'AHP-FAIL-001/a' }),
+        result({
+          name: 'AHPX-SYN-002/b',
+          requirements: ['AHPX-SYN-002'],
+          level: 'SHOULD',
+          status: 'fail',
+          errors: ['x'],
+        }),
+        result({
+          name: 'AHP-CORE-004/c',
+          requirements: ['AHP-CORE-004', 'AHP-FAIL-002'],
+          status: 'untested',
+          note: 'no retries',
+        }),
+      ],
+    });
+    expect(report.requirements.map((r) => [r.id, r.status])).toEqual([
+      ['AHP-CORE-004', 'untested'],
+      ['AHP-FAIL-001', 'pass'],
+      ['AHP-FAIL-002', 'untested'],
+      ['AHPX-SYN-002', 'fail'],
+    ]);
+    expect(report.summary).toMatchObject({ passed: 1, failed: 0, untested: 1, warnings: 1 });
+    expect(conformanceExitCode(report, false)).toBe(0);
+    expect(conformanceExitCode(report, true)).toBe(1);
+  });
+
+  it('fails the run on a MUST failure or a run error', () => {
+    const failing = buildReport({ ...base, cases: [result({ status: 'fail', errors: ['boom'] })] });
+    expect(conformanceExitCode(failing, false)).toBe(1);
+    const crashed = buildReport({ ...base, cases: [result({})], runErrors: ['suite crashed'] });
+    expect(conformanceExitCode(crashed, false)).toBe(1);
+  });
+});

@@ -1,0 +1,130 @@
+import type { JsonValue } from '../../protocol/json.js';
+import { requirementById, type RequirementLevel } from '../../protocol/requirements.js';
+import { isMandatory, type CaseResult, type CaseStatus } from '../runner/case-result.js';
+
+/** The claim a report states (AHP-CORE-001): role, bindings and profiles under test. */
+export interface Claim {
+  role: 'harness' | 'backend';
+  bindings: string[];
+  profiles: string[];
+}
+
+export interface ReportCase {
+  name: string;
+  status: CaseStatus;
+  durationMs: number;
+  transports: string[];
+  note?: string;
+  errors?: string[];
+  evidence?: JsonValue;
+}
+
+export interface ReportRequirement {
+  id: string;
+  level: RequirementLevel;
+  summary: string;
+  status: CaseStatus;
+  cases: ReportCase[];
+}
+
+/** The JSON report of DESIGN.md (`report.json`). */
+export interface Report {
+  tool: { name: 'ahp-conformance'; version: string };
+  protocolVersion: 'draft';
+  role: 'harness' | 'backend';
+  target: JsonValue;
+  claim: Claim;
+  seed: number;
+  startedAt: string;
+  durationMs: number;
+  requirements: ReportRequirement[];
+  summary: {
+    passed: number;
+    failed: number;
+    skipped: number;
+    untested: number;
+    knownFailures: number;
+    warnings: number;
+  };
+  /** Errors outside any case; any of them fails the run. */
+  runErrors: string[];
+}
+
+/** A requirement fails if any case fails; it passes only when every case that ran passed. */
+export function requirementStatus(statuses: CaseStatus[]): CaseStatus {
+  if (statuses.includes('fail')) return 'fail';
+  if (statuses.includes('known-failure')) return 'known-failure';
+  if (statuses.includes('untested')) return 'untested';
+  if (statuses.includes('pass')) return 'pass';
+  return 'skipped';
+}
+
+export interface ReportInput {
+  version: string;
+  role: 'harness' | 'backend';
+  target: JsonValue;
+  claim: Claim;
+  seed: number;
+  startedAt: string;
+  durationMs: number;
+  cases: CaseResult[];
+  runErrors: string[];
+}
+
+/** Groups cases by requirement (a case asserting several requirements appears under each). */
+export function buildReport(input: ReportInput): Report {
+  const byId = new Map<string, ReportCase[]>();
+  for (const c of input.cases) {
+    const entry: ReportCase = {
+      name: c.name,
+      status: c.status,
+      durationMs: c.durationMs,
+      transports: c.transports,
+      ...(c.note !== undefined ? { note: c.note } : {}),
+      ...(c.errors.length > 0 ? { errors: c.errors } : {}),
+      ...(c.evidence !== undefined ? { evidence: c.evidence } : {}),
+    };
+    for (const id of c.requirements) byId.set(id, [...(byId.get(id) ?? []), entry]);
+  }
+  const requirements = [...byId.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([id, cases]) => {
+      const known = requirementById(id);
+      return {
+        id,
+        level: known?.level ?? 'MUST',
+        summary: known?.summary ?? '',
+        status: requirementStatus(cases.map((c) => c.status)),
+        cases,
+      };
+    });
+  const count = (s: CaseStatus) => input.cases.filter((c) => c.status === s).length;
+  return {
+    tool: { name: 'ahp-conformance', version: input.version },
+    protocolVersion: 'draft',
+    role: input.role,
+    target: input.target,
+    claim: input.claim,
+    seed: input.seed,
+    startedAt: input.startedAt,
+    durationMs: input.durationMs,
+    requirements,
+    summary: {
+      passed: count('pass'),
+      failed: input.cases.filter((c) => c.status === 'fail' && isMandatory(c.level)).length,
+      skipped: count('skipped'),
+      untested: count('untested'),
+      knownFailures: count('known-failure'),
+      warnings: input.cases.filter((c) => c.status === 'fail' && !isMandatory(c.level)).length,
+    },
+    runErrors: input.runErrors,
+  };
+}
+
+/** Exit code 0 or 1 from a report: MUST failures (and SHOULD failures under `--strict`) and run errors fail it. */
+export function conformanceExitCode(report: Report, strict: boolean): 0 | 1 {
+  if (report.runErrors.length > 0) return 1;
+  if (report.summary.failed > 0) return 1;
+  if (strict && report.summary.warnings > 0) return 1;
+  return 0;
+}

@@ -1,0 +1,115 @@
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
+import { startVitest } from 'vitest/node';
+import type { TestCase } from 'vitest/node';
+import { UNTESTED_PREFIX, type CaseMeta } from '../../suites/kit/case-meta.js';
+import type { CaseResult } from './case-result.js';
+
+/** The package root: suites ship inside the package and are found relative to it. */
+export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ConformanceRunOptions {
+  /** Globs of `*.conformance.ts` files, relative to the package root. */
+  include: string[];
+  /** Values handed to the suites through vitest's `provide` / `inject`. */
+  provide: Record<string, unknown>;
+  /** A regex source matched against full case names (selection); all cases when absent. */
+  testNamePattern?: string;
+  /** Called as each case finishes, for progress. */
+  onCase?: (result: CaseResult) => void;
+  /** Called once the suite files are known, with their count. */
+  onFilesCollected?: (count: number) => void;
+  /** Max parallel suite files (default: vitest's choice). */
+  maxWorkers?: number;
+}
+
+export interface ConformanceRun {
+  cases: CaseResult[];
+  /** Errors outside any case (a crash in a suite file): they make the run fail. */
+  runErrors: string[];
+}
+
+function toResult(testCase: TestCase): CaseResult {
+  const meta: CaseMeta | undefined = testCase.meta().ahp;
+  const result = testCase.result();
+  const diagnostic = testCase.diagnostic();
+  const untested =
+    result.state === 'skipped' && (meta?.untested !== undefined || result.note?.startsWith(UNTESTED_PREFIX));
+  const status =
+    result.state === 'passed'
+      ? 'pass'
+      : result.state === 'failed'
+        ? 'fail'
+        : untested
+          ? 'untested'
+          : 'skipped';
+  const note = meta?.untested ?? (result.state === 'skipped' ? result.note : undefined);
+  const errors =
+    result.state === 'failed' ? result.errors.map((e) => stripVTControlCharacters(e.message ?? String(e))) : [];
+  return {
+    name: testCase.fullName,
+    file: relative(PACKAGE_ROOT, testCase.module.moduleId),
+    requirements: meta?.requirements ?? [],
+    level: meta?.level ?? 'MUST',
+    transports: meta?.transports ?? [],
+    profiles: meta?.profiles ?? [],
+    status,
+    durationMs: Math.round(diagnostic?.duration ?? 0),
+    errors,
+    ...(note !== undefined
+      ? { note: note.startsWith(UNTESTED_PREFIX) ? note.slice(UNTESTED_PREFIX.length) : note }
+      : {}),
+    ...(meta?.evidence !== undefined ? { evidence: meta.evidence } : {}),
+  };
+}
+
+/** Runs conformance files through vitest's Node API and returns one result per case. */
+export async function runConformance(options: ConformanceRunOptions): Promise<ConformanceRun> {
+  const seen = new Map<string, CaseResult>();
+  const previousExitCode = process.exitCode;
+  const vitest = await startVitest(
+    'test',
+    [],
+    {
+      run: true,
+      watch: false,
+      config: false,
+      root: PACKAGE_ROOT,
+      include: options.include,
+      provide: options.provide,
+      ...(options.testNamePattern !== undefined ? { testNamePattern: options.testNamePattern } : {}),
+      ...(options.maxWorkers !== undefined ? { maxWorkers: options.maxWorkers } : {}),
+      reporters: [
+        {
+          onTestRunStart(specifications) {
+            options.onFilesCollected?.(specifications.length);
+          },
+          onTestCaseResult(testCase) {
+            const result = toResult(testCase);
+            seen.set(testCase.id, result);
+            options.onCase?.(result);
+          },
+        },
+      ],
+    },
+    {},
+    {},
+  );
+  const cases: CaseResult[] = [];
+  for (const module of vitest.state.getTestModules()) {
+    for (const testCase of module.children.allTests())
+      cases.push(seen.get(testCase.id) ?? toResult(testCase));
+  }
+  const runErrors = vitest.state.getUnhandledErrors().map((e) => {
+    const err = e as { message?: string; stack?: string };
+    return stripVTControlCharacters(err.message ?? String(e));
+  });
+  for (const module of vitest.state.getTestModules()) {
+    for (const error of module.errors()) runErrors.push(`${module.moduleId}: ${error.message ?? ''}`);
+  }
+  await vitest.close();
+  // startVitest sets process.exitCode itself; the CLI decides the exit code from the results.
+  process.exitCode = previousExitCode;
+  return { cases, runErrors };
+}

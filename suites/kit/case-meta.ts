@@ -1,0 +1,37 @@
+import type { RequirementLevel } from '../../protocol/requirements.js';
+import type { JsonValue } from '../../protocol/json.js';
+
+/** What every conformance case declares about itself; read back by the CLI's runner through vitest's task meta. */
+export interface CaseMeta {
+  /** Requirement IDs the case asserts; the first one prefixes the case name. */
+  requirements: string[];
+  level: RequirementLevel;
+  /** Transport bindings the case exercises (`stdio-persistent`, `stdio-per_event`, `http`, `none`). */
+  transports: string[];
+  /** Profiles the case belongs to (from the catalogue unless given). */
+  profiles: string[];
+  /** Evidence for the report: frames exchanged, the driver's answer, what the mock recorded. */
+  evidence?: JsonValue;
+  /** Set when the target cannot show what the case needs: the case is `untested`, never `pass`. */
+  untested?: string;
+}
+
+/** Values the CLI passes to the suites through vitest's `provide`. */
+export interface SuiteSettings {
+  /** Multiplies every real-time margin (slow machines, loaded CI). */
+  timeoutScale: number;
+  /** fast-check seed: printed and replayable. */
+  seed: number;
+  /** fast-check runs per property. */
+  runs: number;
+  protocolVersion: 'draft';
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    ahp?: CaseMeta;
+  }
+}
+
+/** The prefix of a skip note that marks a case untested rather than skipped. */
+export const UNTESTED_PREFIX = 'untested: ';

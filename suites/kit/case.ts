@@ -1,0 +1,73 @@
+import { test, type TestContext } from 'vitest';
+import type { JsonValue } from '../../protocol/json.js';
+import { requirementById, type RequirementLevel } from '../../protocol/requirements.js';
+import { UNTESTED_PREFIX, type CaseMeta } from './case-meta.js';
+
+/** How a case is declared: its path-like name must start with its first requirement ID. */
+export interface CaseSpec {
+  name: string;
+  requirements: string[];
+  /** Defaults to the catalogue level of the first requirement. */
+  level?: RequirementLevel;
+  transports?: string[];
+  /** Per-case timeout for vitest, in ms before scaling. */
+  timeoutMs?: number;
+}
+
+/** What a case body may do beyond asserting. */
+export interface CaseContext {
+  /** Attaches evidence (merged, last write wins per key) for the report. */
+  evidence(values: Record<string, JsonValue>): void;
+  /** Ends the case as `untested` with a reason: the target cannot show what the case needs. */
+  untested(reason: string): never;
+  readonly vitest: TestContext;
+}
+
+function metaFor(spec: CaseSpec): CaseMeta {
+  const [first] = spec.requirements;
+  if (!first || !spec.name.startsWith(first)) {
+    throw new Error(`case "${spec.name}" must start with its first requirement ID`);
+  }
+  const known = spec.requirements.map((id) => {
+    const r = requirementById(id);
+    if (!r) throw new Error(`case "${spec.name}" names unknown requirement ${id}`);
+    return r;
+  });
+  const profiles = [...new Set(known.flatMap((r) => r.profiles))];
+  return {
+    requirements: spec.requirements,
+    level: spec.level ?? (known[0] as { level: RequirementLevel }).level,
+    transports: spec.transports ?? ['none'],
+    profiles,
+  };
+}
+
+/** Declares one conformance case as a vitest test carrying its requirement metadata. */
+export function conformanceCase(
+  spec: CaseSpec,
+  body: (ctx: CaseContext) => Promise<void> | void,
+  scale = 1,
+): void {
+  const meta = metaFor(spec);
+  test(
+    spec.name,
+    async (vitestContext) => {
+      vitestContext.task.meta.ahp = { ...meta };
+      const ctx: CaseContext = {
+        vitest: vitestContext,
+        evidence(values) {
+          const current = vitestContext.task.meta.ahp as CaseMeta;
+          const previous = (current.evidence ?? {}) as Record<string, JsonValue>;
+          current.evidence = { ...previous, ...values };
+        },
+        untested(reason) {
+          (vitestContext.task.meta.ahp as CaseMeta).untested = reason;
+          vitestContext.skip(`${UNTESTED_PREFIX}${reason}`);
+          throw new Error('unreachable: skip() throws');
+        },
+      };
+      await body(ctx);
+    },
+    Math.round((spec.timeoutMs ?? 20_000) * scale),
+  );
+}
