@@ -298,6 +298,19 @@ describe('validateRegistration: violations', () => {
     expect(violations(edit(f))).toEqual(expected);
   });
 
+  it('warns about intercept wildcards that select nothing, unknown families and unusual timeouts', () => {
+    const d = edit((x) => {
+      sub0(x).events = ['hook.*', 'robot.*'];
+      sub0(x).timeoutMs = 60_000;
+    });
+    const check = validateRegistration(d);
+    expect(check.ok && check.warnings.map((w) => `${w.requirement} ${w.path}`)).toEqual([
+      'AHP-REG-002 $.hooks[0].subscriptions[0].events[0]',
+      'AHP-REG-002 $.hooks[0].subscriptions[0].events[1]',
+      'AHPX-DL-003 $.hooks[0].subscriptions[0].timeoutMs',
+    ]);
+  });
+
   it('observe accepts observation-only events and wildcards', () => {
     expect(violations(edit((d) => (obs(d).events = ['turn.end', 'hook.failure', 'model.*'])))).toEqual([]);
   });

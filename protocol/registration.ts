@@ -1,5 +1,7 @@
 import {
   EVENT_FAMILIES,
+  INTERCEPTABLE_EVENTS,
+  eventMatches,
   isEventWildcard,
   isKnownEvent,
   isObservationOnlyEvent,
@@ -176,6 +178,13 @@ function validateSubscription(value: JsonValue, path: string, f: Findings): void
         'an intercept subscription needs timeoutMs, a positive integer',
         'AHP-FAIL-002',
       );
+    } else if (t < 100 || t > 30_000) {
+      // Valid, but outside the range every harness should support: it may be refused or clamped.
+      f.warn(
+        childPath(path, 'timeoutMs'),
+        'timeoutMs outside 100..30000 may not be supported',
+        'AHPX-DL-003',
+      );
     }
   } else if (mode === 'observe') {
     for (const key of ['failurePolicy', 'timeoutMs'] as const) {
@@ -206,8 +215,12 @@ function validateEvents(
     seen.add(e);
     if (isEventWildcard(e)) {
       const family = e.slice(0, -2);
-      if (e !== '*' && !EVENT_FAMILIES.includes(family))
+      if (e !== '*' && !EVENT_FAMILIES.includes(family)) {
         f.warn(p, `no known event is in family "${family}"`, REG2);
+      } else if (mode === 'intercept' && !INTERCEPTABLE_EVENTS.some((t) => eventMatches(e, t))) {
+        // Intercept wildcards expand only to interceptable boundaries, so this one selects nothing.
+        f.warn(p, `"${e}" matches no interceptable event`, REG2);
+      }
       return;
     }
     if (!isKnownEvent(e)) return f.add(p, `"${e}" is neither a known event nor "family.*" or "*"`, REG2);
