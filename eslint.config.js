@@ -12,7 +12,22 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: {
-      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', URL: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', performance: 'readonly' },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+        URL: 'readonly',
+        TextDecoder: 'readonly',
+        TextEncoder: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        performance: 'readonly',
+      },
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -22,7 +37,13 @@ export default tseslint.config(
   // protocol/ imports nothing of ours.
   {
     files: ['protocol/**/*.ts'],
-    rules: restrict(['../reference-harness/*', '../mock-backend/*', '../suites/*', '../cli/*', '../scripts/*']),
+    rules: restrict([
+      '../reference-harness/*',
+      '../mock-backend/*',
+      '../suites/*',
+      '../cli/*',
+      '../scripts/*',
+    ]),
   },
   // The two products import only protocol/, never each other.
   {

@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     include: ['{protocol,reference-harness,mock-backend,suites,cli,scripts}/**/*.test.ts'],
     environment: 'node',
+    globalSetup: ['scripts/vitest-global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

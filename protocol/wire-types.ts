@@ -37,7 +37,16 @@ export interface EventEnvelope {
   [key: string]: JsonValue | undefined;
 }
 
-export const EFFECT_TYPES = ['deny', 'allow', 'ask', 'modify', 'message', 'return', 'flow', 'inject'] as const;
+export const EFFECT_TYPES = [
+  'deny',
+  'allow',
+  'ask',
+  'modify',
+  'message',
+  'return',
+  'flow',
+  'inject',
+] as const;
 export type EffectType = (typeof EFFECT_TYPES)[number];
 
 export const MODIFY_TARGETS = [
@@ -56,7 +65,12 @@ export type ModifyTarget = (typeof MODIFY_TARGETS)[number];
 export type DenyEffect = { type: 'deny'; reason: string; code?: string; extensions?: JsonObject };
 export type AllowEffect = { type: 'allow' };
 export type AskEffect = { type: 'ask' };
-export type ModifyEffect = { type: 'modify'; target: ModifyTarget; operation: 'replace' | 'merge'; value: JsonValue };
+export type ModifyEffect = {
+  type: 'modify';
+  target: ModifyTarget;
+  operation: 'replace' | 'merge';
+  value: JsonValue;
+};
 export type MessageEffect = { type: 'message'; text: string };
 export type ReturnEffect = { type: 'return'; value: JsonValue };
 export type FlowEffect =
