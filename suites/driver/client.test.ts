@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../protocol/clock.js';
-import { DriverClient, type DriverClientOptions } from './client.js';
+import type { DriverClientOptions } from './client-options.js';
+import { DriverClient } from './client.js';
 import {
   DriverCallError,
   DriverProtocolError,

@@ -2,6 +2,14 @@ import { systemClock, type Clock } from '../../protocol/clock.js';
 import type { JsonValue } from '../../protocol/json.js';
 import { checkResponseEnvelope } from '../../protocol/jsonrpc.js';
 import type { NdjsonItem } from '../../protocol/ndjson.js';
+import {
+  DEFAULT_DRIVER_KILL_GRACE_MS,
+  DEFAULT_DRIVER_TIMEOUTS,
+  DEFAULT_STDERR_LIMIT_BYTES,
+  type DriverCallOptions,
+  type DriverClientOptions,
+  type DriverTimeouts,
+} from './client-options.js';
 import { DriverProcess, type DriverExit } from './driver-process.js';
 import {
   DriverCallError,
@@ -26,49 +34,6 @@ import {
   checkInvokeResult,
   type ShapeCheck,
 } from './validate.js';
-
-/** Unscaled per-method timeouts, in milliseconds. */
-export interface DriverTimeouts {
-  initializeMs: number;
-  configureMs: number;
-  invokeMs: number;
-  closeMs: number;
-}
-
-/**
- * Defaults sized for a slow CI machine: a driver may boot a TypeScript loader (~1 s here) and
- * spawn backends on `configure`; `invoke` covers deadlines and budgets of the registration.
- */
-export const DEFAULT_DRIVER_TIMEOUTS: Readonly<DriverTimeouts> = {
-  initializeMs: 15_000,
-  configureMs: 15_000,
-  invokeMs: 30_000,
-  closeMs: 15_000,
-};
-
-/** How long a driver gets between SIGTERM and SIGKILL (scaled like the timeouts). */
-export const DEFAULT_DRIVER_KILL_GRACE_MS = 2_000;
-
-/** How much of a driver's stderr is kept for diagnostics. */
-export const DEFAULT_STDERR_LIMIT_BYTES = 64 * 1024;
-
-/** Options of a driver client; every timeout is multiplied by `timeoutScale`. */
-export interface DriverClientOptions {
-  cwd?: string;
-  /** The driver's whole environment; left out, the driver inherits the suite's. */
-  env?: Record<string, string | undefined>;
-  timeoutScale?: number;
-  timeouts?: Partial<DriverTimeouts>;
-  killGraceMs?: number;
-  stderrLimitBytes?: number;
-  maxFrameBytes?: number;
-  clock?: Clock;
-}
-
-/** Per-call options: an unscaled timeout that replaces the method's default. */
-export interface DriverCallOptions {
-  timeoutMs?: number;
-}
 
 interface Pending {
   method: DriverMethod;
@@ -151,6 +116,11 @@ export class DriverClient {
   /** True once the driver process is gone. */
   get exited(): boolean {
     return this.process.exited;
+  }
+
+  /** How the driver process ended (exit code or signal), once it has. */
+  get exit(): DriverExit | undefined {
+    return this.process.exit;
   }
 
   /** The last bytes the driver wrote on stderr (bounded). */

@@ -54,6 +54,7 @@ export class DriverProcess {
   private readonly decoder: NdjsonDecoder;
   private readonly settled: Promise<void>;
   private gone = false;
+  private exitInfo: DriverExit | undefined;
   private terminating: Promise<void> | undefined;
 
   constructor(
@@ -84,6 +85,7 @@ export class DriverProcess {
       if (result.exitCode === undefined && result.signal === undefined) {
         exit.spawnError = typeof result.code === 'string' ? result.code : 'spawn-error';
       }
+      this.exitInfo = exit;
       this.events.onExit(exit);
     });
   }
@@ -96,6 +98,11 @@ export class DriverProcess {
   /** True once the process has been seen to exit (or failed to start). */
   get exited(): boolean {
     return this.gone;
+  }
+
+  /** How the process ended, once it has. */
+  get exit(): DriverExit | undefined {
+    return this.exitInfo;
   }
 
   /** The last bytes of the driver's stderr. */

@@ -2,13 +2,6 @@
 export * from './shapes.js';
 export * from './errors.js';
 export * from './validate.js';
-export {
-  DriverClient,
-  DEFAULT_DRIVER_TIMEOUTS,
-  DEFAULT_DRIVER_KILL_GRACE_MS,
-  DEFAULT_STDERR_LIMIT_BYTES,
-  type DriverClientOptions,
-  type DriverCallOptions,
-  type DriverTimeouts,
-} from './client.js';
+export { DriverClient } from './client.js';
+export * from './client-options.js';
 export { startDriver, type StartedDriver } from './start.js';

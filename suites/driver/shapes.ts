@@ -59,7 +59,8 @@ export interface InitializeResult {
 
 /** `configure` params: a registration whose backends are the mock, and an optional retry count. */
 export interface ConfigureParams {
-  registration: JsonValue;
+  /** Any JSON value: refusing an invalid document is part of what the suite checks. */
+  registration: unknown;
   retries?: number;
 }
 
@@ -99,6 +100,8 @@ export interface DriverAuditEntry {
   synthetic?: boolean;
   /** Extensions the reference driver reports. */
   mode?: 'intercept' | 'observe';
+  subscriptionIndex?: number;
+  boundaryCopy?: boolean;
   failureCode?: string;
   attempts?: number;
   durationMs?: number;

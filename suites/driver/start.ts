@@ -1,4 +1,5 @@
-import { DriverClient, type DriverClientOptions } from './client.js';
+import type { DriverClientOptions } from './client-options.js';
+import { DriverClient } from './client.js';
 import { DriverUnavailableError } from './errors.js';
 import type { InitializeParams, InitializeResult } from './shapes.js';
 

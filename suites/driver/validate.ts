@@ -174,6 +174,8 @@ export function checkInvokeResult(value: JsonValue | undefined): ShapeCheck<Invo
     w.oneOf(o, 'policy', path, ['fail-open', 'fail-closed'], true);
     w.boolean(o, 'synthetic', path, true);
     w.oneOf(o, 'mode', path, ['intercept', 'observe'], true);
+    w.count(o, 'subscriptionIndex', path, true);
+    w.boolean(o, 'boundaryCopy', path, true);
     w.string(o, 'failureCode', path, { optional: true, nonEmpty: true });
     w.count(o, 'attempts', path, true);
     w.count(o, 'durationMs', path, false);

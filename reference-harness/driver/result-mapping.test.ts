@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { AuditRecord, InvokeResult } from '../index.js';
+import { toDriverAuditEntry, toDriverInvokeResult } from './result-mapping.js';
+
+const RECORD: AuditRecord = {
+  backendId: 'com.example.a',
+  hookIndex: 0,
+  subscriptionIndex: 1,
+  mode: 'intercept',
+  outcome: 'operational-failure',
+  failureClass: 'malformed',
+  failureCode: 'stdio.not-json',
+  policy: 'fail-closed',
+  synthetic: true,
+  attempts: 2,
+  startedAt: 10.25,
+  settledAt: 25.875,
+  detail: 'backend wrote: secret-ish bytes',
+  lateResponse: { at: 30, bytesLength: 12 },
+};
+
+describe('toDriverAuditEntry', () => {
+  it('keeps the protocol fields and the reference extensions, never local-only detail', () => {
+    expect(toDriverAuditEntry(RECORD)).toEqual({
+      backendId: 'com.example.a',
+      outcome: 'operational-failure',
+      failureClass: 'malformed',
+      failureCode: 'stdio.not-json',
+      policy: 'fail-closed',
+      synthetic: true,
+      mode: 'intercept',
+      subscriptionIndex: 1,
+      attempts: 2,
+      durationMs: 15.625,
+    });
+  });
+
+  it('leaves out what the record does not know', () => {
+    const entry = toDriverAuditEntry({
+      backendId: 'b',
+      hookIndex: 0,
+      subscriptionIndex: 0,
+      mode: 'observe',
+      outcome: 'no-effect',
+      attempts: 1,
+      startedAt: 5,
+      settledAt: 5,
+      boundaryCopy: true,
+    });
+    expect(entry).toEqual({
+      backendId: 'b',
+      outcome: 'no-effect',
+      mode: 'observe',
+      subscriptionIndex: 0,
+      attempts: 1,
+      durationMs: 0,
+      boundaryCopy: true,
+    });
+  });
+});
+
+describe('toDriverInvokeResult', () => {
+  it('reports decision, reason, flags, ending and the event id; no transcript or event body', () => {
+    const result = {
+      decision: 'deny',
+      reason: 'The call was interrupted.',
+      synthetic: true,
+      interrupted: true,
+      ending: 'budget-expired',
+      permission: 'none',
+      messages: [],
+      event: { id: 'evt_9' },
+      effectiveEvent: { id: 'evt_9' },
+      audit: [RECORD],
+      transcript: [{ backendId: 'x', direction: 'out', at: 1, text: '{}', attempt: 1 }],
+    } as unknown as InvokeResult;
+    const mapped = toDriverInvokeResult(result);
+    expect(Object.keys(mapped)).toEqual([
+      'decision',
+      'reason',
+      'synthetic',
+      'interrupted',
+      'ending',
+      'eventId',
+      'audit',
+    ]);
+    expect(mapped).toMatchObject({ decision: 'deny', ending: 'budget-expired', eventId: 'evt_9' });
+    expect(mapped.audit).toHaveLength(1);
+  });
+});

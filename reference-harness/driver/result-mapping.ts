@@ -1,0 +1,61 @@
+import type { FailureClass, FailurePolicy } from '../../protocol/failure-classes.js';
+import type { AuditRecord, InvokeResult } from '../index.js';
+
+/** One audit entry as the driver protocol reports it. */
+export interface DriverAuditEntry {
+  backendId: string;
+  outcome: AuditRecord['outcome'];
+  failureClass?: FailureClass;
+  policy?: FailurePolicy;
+  synthetic?: boolean;
+  mode: 'intercept' | 'observe';
+  subscriptionIndex: number;
+  boundaryCopy?: boolean;
+  failureCode?: string;
+  attempts: number;
+  durationMs: number;
+}
+
+/** The `invoke` result of the driver protocol. */
+export interface DriverInvokeResult {
+  decision: 'continue' | 'deny';
+  reason?: string;
+  synthetic: boolean;
+  interrupted: boolean;
+  ending?: 'cancelled' | 'budget-expired' | 'closed';
+  eventId: string;
+  audit: DriverAuditEntry[];
+}
+
+/** Maps one audit record; local-only fields (`detail`, timestamps) stay in the harness. */
+export function toDriverAuditEntry(record: AuditRecord): DriverAuditEntry {
+  const entry: DriverAuditEntry = {
+    backendId: record.backendId,
+    outcome: record.outcome,
+    mode: record.mode,
+    subscriptionIndex: record.subscriptionIndex,
+    attempts: record.attempts,
+    // Two monotonic readings of the same clock; rounded so the wire shows no float noise.
+    durationMs: Math.max(0, Math.round((record.settledAt - record.startedAt) * 1000) / 1000),
+  };
+  if (record.failureClass !== undefined) entry.failureClass = record.failureClass;
+  if (record.failureCode !== undefined) entry.failureCode = record.failureCode;
+  if (record.policy !== undefined) entry.policy = record.policy;
+  if (record.synthetic !== undefined) entry.synthetic = record.synthetic;
+  if (record.boundaryCopy !== undefined) entry.boundaryCopy = record.boundaryCopy;
+  return entry;
+}
+
+/** Maps a harness result to the driver's `invoke` result (no transcript: the mock records the wire). */
+export function toDriverInvokeResult(result: InvokeResult): DriverInvokeResult {
+  // Built in reading order: the decision first, the audit last.
+  return {
+    decision: result.decision,
+    ...(result.reason === undefined ? {} : { reason: result.reason }),
+    synthetic: result.synthetic,
+    interrupted: result.interrupted,
+    ...(result.ending === undefined ? {} : { ending: result.ending }),
+    eventId: result.event.id,
+    audit: result.audit.map(toDriverAuditEntry),
+  };
+}
