@@ -51,6 +51,8 @@ export function conformanceCase(
   const meta = metaFor(spec);
   test(
     spec.name,
+    // Declared up front so that `list` sees the metadata without running the case.
+    { meta: { ahp: meta }, timeout: Math.round((spec.timeoutMs ?? 20_000) * scale) },
     async (vitestContext) => {
       vitestContext.task.meta.ahp = { ...meta };
       const ctx: CaseContext = {
@@ -68,6 +70,5 @@ export function conformanceCase(
       };
       await body(ctx);
     },
-    Math.round((spec.timeoutMs ?? 20_000) * scale),
   );
 }
