@@ -140,7 +140,7 @@ describe('observers', () => {
     expect(r.audit[0]).toMatchObject({ outcome: 'no-effect', attempts: 2 });
   });
 
-  it('consume the call budget: expiry cuts them but leaves the settled decision', async () => {
+  it('consume the call budget: expiry cuts them and interrupts the call, an explicit deny staying explicit', async () => {
     const clock = new ManualClock();
     const o = new FakeTransport(clock, steps.none(), (): FakeStep => ({ kind: 'hang' }));
     const a = new FakeTransport(clock, steps.deny('no'));
@@ -155,11 +155,61 @@ describe('observers', () => {
     const p = h.invoke(toolCall(), { budgetMs: 30 });
     await advanceBy(clock, 30);
     const r = await p;
-    expect(r).toMatchObject({ decision: 'deny', reason: 'no', synthetic: false, interrupted: false });
+    expect(r).toMatchObject({
+      decision: 'deny',
+      reason: 'no',
+      synthetic: false,
+      interrupted: true,
+      ending: 'budget-expired',
+    });
     expect(r.audit.map((x) => [x.mode, x.outcome, x.settledAt])).toEqual([
       ['intercept', 'deny', 0],
       ['observe', 'budget-expired', 30],
     ]);
+  });
+
+  it('an interruption while they run turns a settled continue into a denial (never permission)', async () => {
+    for (const ending of ['cancelled', 'closed'] as const) {
+      const clock = new ManualClock();
+      const o = new FakeTransport(clock, steps.none(), (): FakeStep => ({ kind: 'hang' }));
+      const a = new FakeTransport(clock, steps.none());
+      const reg = registrationOf([
+        { id: A, subs: [{ mode: 'intercept', policy: 'fail-open' }] },
+        { id: O, subs: [{ mode: 'observe' }] },
+      ]);
+      const h = createHarnessWith(optionsFor(clock, reg, { [A]: a, [O]: o }), undefined);
+      const caller = new AbortController();
+      const p = h.invoke(toolCall(), { signal: caller.signal });
+      await advanceBy(clock, 5);
+      expect(o.deliveries).toHaveLength(1);
+      if (ending === 'cancelled') caller.abort();
+      else void h.close();
+      const r = await p;
+      expect(r).toMatchObject({ decision: 'deny', synthetic: true, interrupted: true, ending });
+      expect(r.audit.map((x) => [x.mode, x.outcome])).toEqual([
+        ['intercept', 'no-effect'],
+        ['observe', 'interrupted'],
+      ]);
+    }
+  });
+
+  it('an observer failure or bound alone never changes the settled decision', async () => {
+    const clock = new ManualClock();
+    const o = new FakeTransport(clock, steps.none(), (): FakeStep => ({ kind: 'hang' }));
+    const a = new FakeTransport(clock, steps.none());
+    const reg = registrationOf([
+      { id: A, subs: [{ mode: 'intercept', policy: 'fail-closed' }] },
+      { id: O, subs: [{ mode: 'observe' }] },
+    ]);
+    const h = createHarnessWith(
+      optionsFor(clock, reg, { [A]: a, [O]: o }, { observerBoundMs: 20 }),
+      undefined,
+    );
+    const p = h.invoke(toolCall(), { budgetMs: 1000 });
+    await advanceBy(clock, 20);
+    const r = await p;
+    expect(r).toMatchObject({ decision: 'continue', synthetic: false, interrupted: false });
+    expect(r.audit[1]).toMatchObject({ outcome: 'operational-failure', failureClass: 'deadline-exceeded' });
   });
 
   it('after a fail-closed short-circuit, only uncalled interceptors get the boundary copy', async () => {

@@ -1,76 +1,23 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { FailureClass, FailurePolicy } from '../protocol/failure-classes.js';
+import type { FailureClass } from '../protocol/failure-classes.js';
 import type { JsonValue } from '../protocol/json.js';
-import { createHarness, SYNTHETIC_DENIAL_REASON, type Harness, type InvokeInput } from './index.js';
-import { handleCounts, isGone } from './test-backends/helpers.js';
+import { createHarness, SYNTHETIC_DENIAL_REASON, type Harness } from './index.js';
+import {
+  interceptor,
+  MARGIN,
+  observer,
+  registrationDoc as registration,
+  scriptedCall as call,
+  scriptedStdio as stdio,
+  startScriptedHttpBackend,
+  tempFiles,
+  type ScriptedHttpBackend,
+} from './test-backends/harness-it-support.js';
 
-/**
- * Real processes and sockets, so real time. Margins are generous on purpose: this 2-core VM is
- * noisy and a node child takes ~150 ms to boot, so no bound here is near a typical cost.
- */
-const MARGIN = {
-  /** Deadline for calls that should be answered: several spawns' worth. */
-  answerMs: 5000,
-  /** Deadline for calls meant to time out: short, since it is always spent in full. */
-  hangMs: 400,
-  /** SIGTERM -> SIGKILL grace given to the harness. */
-  killGraceMs: 300,
-  /** "At once" after close or cancel, whatever the backend does. */
-  promptMs: 1000,
-} as const;
-
-const SCRIPT = fileURLToPath(new URL('./test-backends/harness-scripted-backend.mjs', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'ahp-harness-it-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-let fileSeq = 0;
-const tempFile = (name: string) => join(dir, `${name}-${++fileSeq}`);
-
-type Lifecycle = 'persistent' | 'per_event';
-const stdio = (lifecycle: Lifecycle, ...flags: string[]): JsonValue => ({
-  type: 'stdio',
-  command: process.execPath,
-  args: [SCRIPT, ...flags],
-  lifecycle,
-});
-
-function interceptor(policy: FailurePolicy, timeoutMs: number): JsonValue {
-  return {
-    events: ['tool.before'],
-    mode: 'intercept',
-    timeoutMs,
-    failurePolicy: policy,
-    content: { default: 'omit' },
-  };
-}
-const observer: JsonValue = { events: ['tool.*'], mode: 'observe', content: { default: 'omit' } };
-
-function registration(
-  hooks: Array<{ id: string; transport: JsonValue; subs: JsonValue[]; auth?: JsonValue }>,
-): JsonValue {
-  return {
-    protocolVersion: 'draft',
-    hooks: hooks.map((h) => ({
-      id: h.id,
-      transport: h.transport,
-      ...(h.auth ? { authentication: h.auth } : {}),
-      subscriptions: h.subs,
-    })),
-  };
-}
-
-let callSeq = 0;
-const call = (input: Record<string, JsonValue>): InvokeInput => ({
-  session: { id: 'sess_it' },
-  call: { id: `call_${++callSeq}` },
-  tool: { name: 'Bash', input },
-});
+const temp = tempFiles();
+const tempFile = temp.file;
+afterAll(() => temp.remove());
 
 const open: Harness[] = [];
 function harness(reg: JsonValue, extra: Record<string, unknown> = {}): Harness {
@@ -82,71 +29,14 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((h) => h.close()));
 });
 
-// ---------------------------------------------------------------- HTTP backend (in-process, port 0)
-
-const requests: Array<{ body: string; headers: IncomingMessage['headers'] }> = [];
-const sockets = new Set<Socket>();
-const server = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => {
-    const body = Buffer.concat(chunks).toString('utf8');
-    requests.push({ body, headers: req.headers });
-    answer(
-      JSON.parse(body) as {
-        id?: string;
-        params?: { event?: { tool?: { input?: Record<string, unknown> } } };
-      },
-      res,
-    );
-  });
-});
-server.on('connection', (s) => {
-  sockets.add(s);
-  s.on('close', () => sockets.delete(s));
-});
-
-function answer(
-  msg: { id?: string; params?: { event?: { tool?: { input?: Record<string, unknown> } } } },
-  res: ServerResponse,
-): void {
-  if (msg.id === undefined) {
-    res.writeHead(204).end();
-    return;
-  }
-  const json = (value: unknown, status = 200) => {
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-  };
-  const ok = (effects: unknown[]) =>
-    json({ jsonrpc: '2.0', id: msg.id, result: { protocolVersion: 'draft', effects } });
-  switch (msg.params?.event?.tool?.input?.mode) {
-    case 'deny':
-      return ok([{ type: 'deny', reason: 'Denied by the HTTP backend.' }]);
-    case 'hang':
-      return;
-    case 'status-500':
-      return json({ error: 'internal' }, 500);
-    case 'garbage':
-      res.writeHead(200, { 'content-type': 'application/json' }).end('<html>oops</html>');
-      return;
-    case 'rpc-error':
-      return json({ jsonrpc: '2.0', id: msg.id, error: { code: -32004, message: 'backend exploded' } });
-    case 'id-mismatch':
-      return json({ jsonrpc: '2.0', id: `${msg.id}-x`, result: { protocolVersion: 'draft', effects: [] } });
-    default:
-      return ok([]);
-  }
-}
-
+let http: ScriptedHttpBackend;
 let baseUrl = '';
+const requests = () => http.requests;
 beforeAll(async () => {
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/ahp`;
+  http = await startScriptedHttpBackend();
+  baseUrl = http.url;
 });
-afterAll(async () => {
-  for (const s of sockets) s.destroy();
-  await new Promise<void>((r) => server.close(() => r()));
-});
+afterAll(() => http.close());
 
 // ---------------------------------------------------------------- policies per failure class
 
@@ -298,7 +188,7 @@ describe('end to end', () => {
 
   it('bearer auth: a missing token never sends unauthenticated, and the policy applies', async () => {
     const auth = { type: 'bearer', tokenEnv: 'AHP_IT_TOKEN' };
-    const before = requests.length;
+    const before = requests().length;
     for (const policy of ['fail-open', 'fail-closed'] as const) {
       const h = harness(
         registration([
@@ -314,7 +204,7 @@ describe('end to end', () => {
       expect(r.audit[0]).toMatchObject({ outcome: 'operational-failure', failureClass: 'auth', policy });
       expect(r.decision).toBe(policy === 'fail-open' ? 'continue' : 'deny');
     }
-    expect(requests.length).toBe(before);
+    expect(requests().length).toBe(before);
     const h = harness(
       registration([
         {
@@ -328,7 +218,7 @@ describe('end to end', () => {
     );
     const r = await h.invoke(call({ mode: 'none' }));
     expect(r.decision).toBe('continue');
-    expect(requests.at(-1)?.headers.authorization).toBe('Bearer it-secret-token');
+    expect(requests().at(-1)?.headers.authorization).toBe('Bearer it-secret-token');
     expect(JSON.stringify(r.event)).not.toContain('it-secret-token');
   });
 
@@ -358,84 +248,5 @@ describe('end to end', () => {
     expect(r).toMatchObject({ decision: 'deny', synthetic: true });
     expect(r.audit[0]).toMatchObject({ failureClass: 'deadline-exceeded' });
     expect(calls).toBe(1);
-  });
-});
-
-// ---------------------------------------------------------------- shutdown
-
-describe('close()', () => {
-  it('reaps a SIGTERM-ignoring backend by SIGKILL after the grace, and leaves no handle open', async () => {
-    const baseline = await handleCounts();
-    const h = createHarness({
-      registration: registration([
-        {
-          id: 'com.example.stubborn',
-          transport: stdio('persistent', 'ignore-sigterm'),
-          subs: [interceptor('fail-open', MARGIN.answerMs)],
-        },
-      ]),
-      env: {},
-      killGraceMs: MARGIN.killGraceMs,
-    });
-    expect((await h.invoke(call({ mode: 'none' }))).decision).toBe('continue');
-    const pids = h.livePids();
-    expect(pids).toHaveLength(1);
-    const started = performance.now();
-    await h.close();
-    expect(performance.now() - started).toBeGreaterThanOrEqual(MARGIN.killGraceMs - 50);
-    expect(pids.every(isGone)).toBe(true);
-    expect(h.livePids()).toEqual([]);
-    await expect(h.invoke(call({ mode: 'none' }))).rejects.toMatchObject({ code: 'harness-closed' });
-    expect(await handleCounts()).toEqual(baseline);
-  });
-
-  it('ends in-flight calls at once as closed, over stdio and HTTP', async () => {
-    const h = createHarness({
-      registration: registration([
-        {
-          id: 'com.example.http',
-          transport: { type: 'http', url: baseUrl },
-          subs: [interceptor('fail-open', MARGIN.answerMs)],
-        },
-        {
-          id: 'com.example.stdio',
-          transport: stdio('per_event'),
-          subs: [interceptor('fail-open', MARGIN.answerMs)],
-        },
-      ]),
-      env: {},
-      killGraceMs: MARGIN.killGraceMs,
-    });
-    const seen = requests.length;
-    const pending = h.invoke(call({ mode: 'hang' }));
-    await vi.waitFor(() => expect(requests.length).toBeGreaterThan(seen), { timeout: MARGIN.answerMs });
-    const started = performance.now();
-    await h.close();
-    const r = await pending;
-    expect(performance.now() - started).toBeLessThan(MARGIN.promptMs);
-    expect(r).toMatchObject({ decision: 'deny', interrupted: true, ending: 'closed' });
-    expect(r.audit.map((a) => a.outcome)).toEqual(['interrupted', 'skipped']);
-    expect(h.livePids()).toEqual([]);
-  });
-
-  it('cancellation ends a pending per_event request at once and reaps the child', async () => {
-    const h = harness(
-      registration([
-        {
-          id: 'com.example.stdio',
-          transport: stdio('per_event'),
-          subs: [interceptor('fail-open', MARGIN.answerMs)],
-        },
-      ]),
-    );
-    const caller = new AbortController();
-    const pending = h.invoke(call({ mode: 'hang' }), { signal: caller.signal });
-    await vi.waitFor(() => expect(h.livePids()).toHaveLength(1), { timeout: MARGIN.answerMs });
-    const pids = h.livePids();
-    caller.abort();
-    const r = await pending;
-    expect(r).toMatchObject({ decision: 'deny', interrupted: true, ending: 'cancelled' });
-    await h.close();
-    expect(pids.every(isGone)).toBe(true);
   });
 });

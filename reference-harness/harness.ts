@@ -13,6 +13,7 @@ import { buildToolBeforeEvent, type InvokeInput } from './event.js';
 import type { Ending } from './interruption.js';
 import { deliverObservations, skippedObservations, type ObserveTarget } from './observers.js';
 import { resolveOptions, type HarnessOptions, type ResolvedOptions } from './options.js';
+import { interruptedReason } from './synthetic-denial.js';
 import type { Permission } from './staging.js';
 import { TranscriptRecorder, type TranscriptEntry } from './transcript.js';
 import type { BackendTransport, TokenProvider } from './transport.js';
@@ -34,7 +35,12 @@ export interface InvokeResult {
   denyCode?: string;
   /** True when the denial is not a backend's explicit deny (fail-closed or interruption). */
   synthetic: boolean;
+  /**
+   * True when the call ended (cancelled, budget expired, closed) before it completed, owned
+   * observations included; such a call is never `continue`.
+   */
   interrupted: boolean;
+  /** Why an interrupted call ended; audit outcomes `budget-expired` vs `interrupted` say the same per record. */
   ending?: Ending;
   /** Host permission state from accepted `allow`/`ask` effects; the host still enforces its own rules. */
   permission: Permission;
@@ -131,6 +137,18 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
     if (settlement.reason !== undefined) result.reason = settlement.reason;
     if (settlement.denyCode !== undefined) result.denyCode = settlement.denyCode;
     if (settlement.ending !== undefined) result.ending = settlement.ending;
+    // The call owns its observations: ending while they run (budget, cancel, close) ends the call
+    // before the host has its answer, and an interrupted call is never permission to run.
+    const late = settlement.ending === undefined ? call.ending() : undefined;
+    if (late !== undefined) {
+      result.interrupted = true;
+      result.ending = late;
+      if (result.decision === 'continue') {
+        result.decision = 'deny';
+        result.reason = interruptedReason(late);
+        result.synthetic = true;
+      }
+    }
     return result;
   };
 
