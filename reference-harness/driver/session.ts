@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { systemClock, type Clock } from '../../protocol/clock.js';
 import { PROTOCOL_VERSION } from '../../protocol/wire-types.js';
 import {
@@ -10,6 +9,7 @@ import {
   type HarnessOptions,
 } from '../index.js';
 import { DRIVER_ERROR_CODES, DriverMethodError } from './errors.js';
+import { packageVersion } from './package-version.js';
 import { parseClose, parseConfigure, parseInitialize, parseInvoke } from './params.js';
 import { toDriverInvokeResult, type DriverInvokeResult } from './result-mapping.js';
 
@@ -30,13 +30,6 @@ export const REFERENCE_FEATURES = {
 
 /** The implementation name announced in `initialize`. */
 export const REFERENCE_DRIVER_NAME = 'ahp-conformance-reference-harness';
-
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
-}
 
 /** Harness options a driver's owner may fix; registration, retries, env and clock come from the session. */
 export type DriverHarnessDefaults = Omit<HarnessOptions, 'registration' | 'retries' | 'env' | 'clock'>;
