@@ -4,8 +4,10 @@ import { run } from './run.js';
 export async function main(): Promise<void> {
   const controller = new AbortController();
   const onSignal = (): void => controller.abort(new Error('interrupted by a signal'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // `on`, not `once`: with no listener left, a second signal would kill the process before the
+  // run's cleanup (execa's exit hook re-raises a signal nobody else listens to).
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const code = await run({
     argv: process.argv.slice(2),
     env: process.env,
