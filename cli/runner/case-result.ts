@@ -1,5 +1,6 @@
 import type { JsonValue } from '../../protocol/json.js';
 import type { RequirementLevel } from '../../protocol/requirements.js';
+import type { RepeatSummary } from '../repeat/repeat.js';
 
 export type CaseStatus = 'pass' | 'fail' | 'untested' | 'skipped' | 'known-failure';
 
@@ -19,6 +20,8 @@ export interface CaseResult {
   /** The reason of an untested or skipped case. */
   note?: string;
   evidence?: JsonValue;
+  /** Set for a timing case run several times (`--repeat N`). */
+  repeat?: RepeatSummary;
 }
 
 /** True for the levels whose failure fails the run without `--strict`. */

@@ -1,0 +1,81 @@
+import { relative } from 'node:path';
+import { createVitest } from 'vitest/node';
+import type { RequirementLevel } from '../../protocol/requirements.js';
+import type { CaseMeta } from '../../suites/kit/case-meta.js';
+import { PACKAGE_ROOT } from '../runner/run-conformance.js';
+
+/** Every conformance file that ships, by role; `list` shows them all. */
+export const SUITE_GLOBS = {
+  harness: 'suites/harness/**/*.conformance.ts',
+  backend: 'suites/backend/**/*.conformance.ts',
+} as const;
+
+/** A case as declared, read without running it. */
+export interface CollectedCase {
+  name: string;
+  /** The suite file, relative to the package root. */
+  file: string;
+  role: 'harness' | 'backend' | 'other';
+  requirements: string[];
+  level: RequirementLevel;
+  transports: string[];
+  profiles: string[];
+}
+
+/** The collection, or the errors that kept a suite file from being collected. */
+export interface Collection {
+  cases: CollectedCase[];
+  errors: string[];
+}
+
+function roleOf(file: string): CollectedCase['role'] {
+  if (file.startsWith('suites/harness/')) return 'harness';
+  if (file.startsWith('suites/backend/')) return 'backend';
+  return 'other';
+}
+
+/**
+ * Collects cases through vitest's Node API: suite files are imported and their `test` calls
+ * registered, but no case body runs, so listing and selection cost no target. The metadata comes
+ * from the kit, which declares it at collection time.
+ */
+export async function collectCases(
+  include: readonly string[],
+  provide: Record<string, unknown> = {},
+): Promise<Collection> {
+  const previousExitCode = process.exitCode;
+  const vitest = await createVitest(
+    'test',
+    { config: false, root: PACKAGE_ROOT, include: [...include], watch: false, reporters: [], provide },
+    {},
+    {},
+  );
+  try {
+    const specifications = await vitest.globTestSpecifications();
+    if (specifications.length === 0) return { cases: [], errors: [] };
+    const result = await vitest.collect();
+    const cases: CollectedCase[] = [];
+    const errors = result.unhandledErrors.map((e) => String((e as Error).message ?? e));
+    for (const module of result.testModules) {
+      const file = relative(PACKAGE_ROOT, module.moduleId);
+      for (const e of module.errors()) errors.push(`${file}: ${e.message ?? ''}`);
+      for (const testCase of module.children.allTests()) {
+        const meta: CaseMeta | undefined = testCase.meta().ahp;
+        cases.push({
+          name: testCase.fullName,
+          file,
+          role: roleOf(file),
+          requirements: meta?.requirements ?? [],
+          level: meta?.level ?? 'MUST',
+          transports: meta?.transports ?? [],
+          profiles: meta?.profiles ?? [],
+        });
+      }
+    }
+    return { cases, errors };
+  } finally {
+    await vitest.close();
+    // vitest may set process.exitCode on its own; the CLI decides the exit code.
+    process.exitCode = previousExitCode;
+  }
+}
