@@ -76,3 +76,15 @@ describe('buildReport', () => {
     expect(conformanceExitCode(crashed, false)).toBe(1);
   });
 });
+
+describe('baseline in the exit code', () => {
+  it('fails the run on a stale entry or a pattern matching nothing, and not on tolerated failures', () => {
+    const cases = [result({ status: 'known-failure', note: 'known failure (line 1): tracked' })];
+    const clean = { file: 'kf.txt', tolerated: 1, stale: [], unmatched: [] };
+    expect(conformanceExitCode(buildReport({ ...base, cases, baseline: clean }), false)).toBe(0);
+    const stale = { ...clean, stale: [{ case: 'AHP-FAIL-001/x', pattern: 'AHP-FAIL-001', line: 1 }] };
+    expect(conformanceExitCode(buildReport({ ...base, cases, baseline: stale }), false)).toBe(1);
+    const unmatched = { ...clean, unmatched: [{ pattern: 'nothing/*', line: 2 }] };
+    expect(conformanceExitCode(buildReport({ ...base, cases, baseline: unmatched }), false)).toBe(1);
+  });
+});

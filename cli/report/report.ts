@@ -1,5 +1,7 @@
 import type { JsonValue } from '../../protocol/json.js';
 import { requirementById, type RequirementLevel } from '../../protocol/requirements.js';
+import { baselineFails, type BaselineSummary } from '../known-failures/apply.js';
+import type { RepeatSummary } from '../repeat/repeat.js';
 import { isMandatory, type CaseResult, type CaseStatus } from '../runner/case-result.js';
 
 /** The claim a report states (AHP-CORE-001): role, bindings and profiles under test. */
@@ -11,12 +13,17 @@ export interface Claim {
 
 export interface ReportCase {
   name: string;
+  /** Every requirement the case asserts (it is listed under each). */
+  requirements: string[];
+  level: RequirementLevel;
   status: CaseStatus;
   durationMs: number;
   transports: string[];
   note?: string;
   errors?: string[];
   evidence?: JsonValue;
+  /** Set when the case ran several times (`--repeat`). */
+  repeat?: RepeatSummary;
 }
 
 export interface ReportRequirement {
@@ -48,6 +55,10 @@ export interface Report {
   };
   /** Errors outside any case; any of them fails the run. */
   runErrors: string[];
+  /** The options of the run (selection, seed, runs, scale, repeat, strict, reporters). */
+  options?: JsonValue;
+  /** What `--known-failures` did: stale entries and patterns that match nothing fail the run. */
+  baseline?: BaselineSummary;
 }
 
 /** A requirement fails if any case fails; it passes only when every case that ran passed. */
@@ -69,6 +80,8 @@ export interface ReportInput {
   durationMs: number;
   cases: CaseResult[];
   runErrors: string[];
+  options?: JsonValue;
+  baseline?: BaselineSummary;
 }
 
 /** Groups cases by requirement (a case asserting several requirements appears under each). */
@@ -77,12 +90,15 @@ export function buildReport(input: ReportInput): Report {
   for (const c of input.cases) {
     const entry: ReportCase = {
       name: c.name,
+      requirements: c.requirements,
+      level: c.level,
       status: c.status,
       durationMs: c.durationMs,
       transports: c.transports,
       ...(c.note !== undefined ? { note: c.note } : {}),
       ...(c.errors.length > 0 ? { errors: c.errors } : {}),
       ...(c.evidence !== undefined ? { evidence: c.evidence } : {}),
+      ...(c.repeat !== undefined ? { repeat: c.repeat } : {}),
     };
     for (const id of c.requirements) byId.set(id, [...(byId.get(id) ?? []), entry]);
   }
@@ -118,12 +134,18 @@ export function buildReport(input: ReportInput): Report {
       warnings: input.cases.filter((c) => c.status === 'fail' && !isMandatory(c.level)).length,
     },
     runErrors: input.runErrors,
+    ...(input.options !== undefined ? { options: input.options } : {}),
+    ...(input.baseline !== undefined ? { baseline: input.baseline } : {}),
   };
 }
 
-/** Exit code 0 or 1 from a report: MUST failures (and SHOULD failures under `--strict`) and run errors fail it. */
+/**
+ * Exit code 0 or 1 from a report: MUST failures (and SHOULD failures under `--strict`), run
+ * errors and a rotten known-failures baseline fail it.
+ */
 export function conformanceExitCode(report: Report, strict: boolean): 0 | 1 {
   if (report.runErrors.length > 0) return 1;
+  if (baselineFails(report.baseline)) return 1;
   if (report.summary.failed > 0) return 1;
   if (strict && report.summary.warnings > 0) return 1;
   return 0;

@@ -1,0 +1,152 @@
+import { isMandatory } from '../runner/case-result.js';
+import { escapeMarkup as x, uniqueCases } from './escape.js';
+import type { Report, ReportCase } from './report.js';
+
+/** How a case is rendered depends on whether SHOULD failures fail the run. */
+export interface JunitOptions {
+  strict: boolean;
+}
+
+interface Entry {
+  classname: string;
+  name: string;
+  seconds: number;
+  /** failure: fails the run; error: the run itself broke; skipped: neither pass nor fail. */
+  outcome?: { kind: 'failure' | 'error' | 'skipped'; message: string; type?: string; body?: string };
+  systemOut?: string;
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+/** JUnit's schema wants a local date-time without zone or fraction; ours is UTC. */
+function junitTimestamp(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toISOString().slice(0, 19);
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? text;
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+function caseBody(c: ReportCase): string {
+  const parts = [...(c.errors ?? [])];
+  if (c.note) parts.push(`note: ${c.note}`);
+  if (c.evidence !== undefined)
+    parts.push(`evidence (wire transcript):\n${JSON.stringify(c.evidence, null, 2)}`);
+  return parts.join('\n\n');
+}
+
+function entryFor(c: ReportCase, report: Report, options: JunitOptions): Entry {
+  const base = { classname: c.requirements[0] ?? 'ahp', name: c.name, seconds: c.durationMs };
+  const stale = report.baseline?.stale.find((s) => s.case === c.name);
+  if (stale) {
+    return {
+      ...base,
+      outcome: {
+        kind: 'failure',
+        type: 'stale-known-failure',
+        message: `stale known failure: this case passes now; remove line ${stale.line} ("${stale.pattern}") of ${report.baseline?.file ?? 'the baseline'}`,
+      },
+    };
+  }
+  switch (c.status) {
+    case 'pass':
+      return c.evidence === undefined ? base : { ...base, systemOut: JSON.stringify(c.evidence, null, 2) };
+    case 'fail': {
+      const counts = isMandatory(c.level) || options.strict;
+      const message = firstLine(c.errors?.[0] ?? c.note ?? `${c.level} not met`);
+      return counts
+        ? { ...base, outcome: { kind: 'failure', type: c.level, message, body: caseBody(c) } }
+        : {
+            ...base,
+            outcome: {
+              kind: 'skipped',
+              message: `warning: ${c.level} not met (fails only with --strict): ${message}`,
+            },
+            systemOut: caseBody(c),
+          };
+    }
+    case 'known-failure':
+      return {
+        ...base,
+        outcome: { kind: 'skipped', message: c.note ?? 'known failure' },
+        systemOut: caseBody(c),
+      };
+    case 'untested':
+      return {
+        ...base,
+        outcome: { kind: 'skipped', message: `untested: ${c.note ?? 'the target cannot show this'}` },
+      };
+    case 'skipped':
+      return { ...base, outcome: { kind: 'skipped', message: c.note ?? 'skipped' } };
+  }
+}
+
+function renderEntry(e: Entry): string {
+  const open = `    <testcase classname="${x(e.classname)}" name="${x(e.name)}" time="${seconds(e.seconds)}"`;
+  const inner: string[] = [];
+  if (e.outcome) {
+    const type = e.outcome.type !== undefined ? ` type="${x(e.outcome.type)}"` : '';
+    const tag = `<${e.outcome.kind} message="${x(e.outcome.message)}"${type}`;
+    inner.push(e.outcome.body ? `      ${tag}>${x(e.outcome.body)}</${e.outcome.kind}>` : `      ${tag}/>`);
+  }
+  if (e.systemOut) inner.push(`      <system-out>${x(e.systemOut)}</system-out>`);
+  return inner.length === 0 ? `${open}/>` : [`${open}>`, ...inner, '    </testcase>'].join('\n');
+}
+
+/**
+ * Renders the report as JUnit XML: one `<testcase>` per case (classname = its first requirement
+ * ID, name = the case name, which starts with it), in the shape Jenkins, GitLab and the GitHub
+ * JUnit actions read. Known failures, untested cases and non-strict SHOULD failures are
+ * `<skipped>` so CI goes red exactly when the exit code does; a rotten baseline and run errors
+ * appear as failing testcases of their own.
+ */
+export function renderJunit(report: Report, options: JunitOptions): string {
+  const entries = uniqueCases(report.requirements).map((c) => entryFor(c, report, options));
+  for (const u of report.baseline?.unmatched ?? []) {
+    entries.push({
+      classname: 'known-failures',
+      name: `known-failures line ${u.line}: ${u.pattern}`,
+      seconds: 0,
+      outcome: {
+        kind: 'failure',
+        type: 'unmatched-known-failure',
+        message: `"${u.pattern}" matches no case; remove it from ${report.baseline?.file ?? 'the baseline'}`,
+      },
+    });
+  }
+  report.runErrors.forEach((error, i) => {
+    entries.push({
+      classname: 'run',
+      name: `run error ${i + 1}`,
+      seconds: 0,
+      outcome: { kind: 'error', message: firstLine(error), body: error },
+    });
+  });
+  const count = (kind: string) => entries.filter((e) => e.outcome?.kind === kind).length;
+  const totals = `tests="${entries.length}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}" time="${seconds(report.durationMs)}"`;
+  const properties: [string, string][] = [
+    ['tool.version', report.tool.version],
+    ['protocolVersion', report.protocolVersion],
+    ['role', report.role],
+    ['seed', String(report.seed)],
+    ['target', JSON.stringify(report.target)],
+    ['claim', JSON.stringify(report.claim)],
+  ];
+  const suiteName = `ahp-conformance ${report.role}`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="ahp-conformance" ${totals}>`,
+    `  <testsuite name="${x(suiteName)}" ${totals} timestamp="${x(junitTimestamp(report.startedAt))}">`,
+    '    <properties>',
+    ...properties.map(([k, v]) => `      <property name="${x(k)}" value="${x(v)}"/>`),
+    '    </properties>',
+    ...entries.map(renderEntry),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
