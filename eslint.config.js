@@ -7,7 +7,7 @@ const restrict = (patterns) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'coverage/**', 'out/**', 'reports/**'] },
+  { ignores: ['node_modules/**', 'coverage/**', 'out/**', 'reports/**', 'dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
