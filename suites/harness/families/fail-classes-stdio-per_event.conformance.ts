@@ -1,0 +1,6 @@
+// AHP-FAIL-001 over stdio-per_event: every applicable failure class under both policies (fail-class-variants.ts).
+import { harnessCases } from '../kit/define.js';
+import { useHarnessFixture } from '../kit/fixture.js';
+import { failureMatrix } from './fail-matrix.js';
+
+harnessCases(useHarnessFixture(), failureMatrix('stdio-per_event'));

@@ -1,0 +1,134 @@
+/**
+ * The harness suite's case model. A case is data: a transport, a policy, what the mock does, and
+ * (only for the exceptions) explicit expectations. Everything else a case checks is derived from
+ * that data (expectation.ts) and cross-checked against the mock's recordings (wire-check.ts).
+ */
+import type { FailureClass, FailurePolicy } from '../../../protocol/failure-classes.js';
+import type { JsonObject } from '../../../protocol/json.js';
+import type { RequirementLevel } from '../../../protocol/requirements.js';
+import type { Behaviour, ProcessSettings, Rule } from '../../../mock-backend/index.js';
+import type { DriverAuditOutcome, DriverCallEnding, InvokeResult, KnownFeature } from '../../driver/index.js';
+import type { CaseRecords } from './wire-records.js';
+import type { HarnessTransport } from './timing.js';
+
+/** One call of a case: what the mock does with its intercept request, and how it is invoked. */
+export interface CaseStep {
+  /** A short name for the step in problems and evidence (several steps in one case). */
+  label?: string;
+  behaviour: Behaviour;
+  /**
+   * Deliver `behaviour` late: the mock holds it until the case's deadline plus the late margin
+   * has passed since the request arrived (the margin scales, so cases need no numbers).
+   */
+  late?: boolean;
+  /** `invoke` options (sent only when the driver announces the feature). */
+  invoke?: { budgetMs?: number; cancelAfterMs?: number };
+  /** Explicit expectations: only for what the derivation cannot know. */
+  expect?: ExpectOverride;
+}
+
+/** Changes to the case's first subscription, for registrations a harness must refuse. */
+export interface SubscriptionPatch {
+  mode?: 'intercept' | 'observe';
+  /** Keys removed from the subscription (e.g. `failurePolicy`). */
+  omit?: string[];
+  /** Keys set on the subscription (after `omit`). */
+  set?: JsonObject;
+}
+
+/** A check a case adds to the derived ones; returns problems (sentences), empty when it holds. */
+export interface CaseCheck {
+  name: string;
+  run(run: StepRun, context: CaseRunContext): string[] | Promise<string[]>;
+}
+
+/** A harness conformance case. Its name is path-like and starts with its first requirement ID. */
+export interface HarnessCase extends CaseStep {
+  name: string;
+  requirements: string[];
+  /** Default: the catalogue level of the first requirement. */
+  level?: RequirementLevel;
+  transport: HarnessTransport;
+  policy: FailurePolicy;
+  /**
+   * `timeoutMs` of the intercept subscription: `answer` (a generous deadline the backend beats),
+   * `short` (a deadline the call runs into), or an exact value. Default: `short` when the
+   * first step waits (hang, delay, late), else `answer`. A later step that must beat the
+   * deadline needs `answer` or a number.
+   */
+  deadline?: 'answer' | 'short' | number;
+  /** Where the backend is: the mock (default), a command that cannot be launched, or a closed port. */
+  endpoint?: 'mock' | 'unlaunchable' | 'refused';
+  /** HTTP bearer auth from a variable the driver has (`token`) or lacks (`missing-token`). */
+  auth?: 'token' | 'missing-token';
+  /** Mock-level settings (stdio process, extra leading rules). */
+  mock?: { process?: ProcessSettings; rules?: Rule[] };
+  /** Changes to the intercept subscription, for registrations that must be refused. */
+  subscription?: SubscriptionPatch;
+  /** An observe subscription on the same backend, and what the mock does with its notifications. */
+  observe?: { behaviour: Behaviour; set?: JsonObject };
+  /** Asks the harness to allow this many retries (needs `features.retries`). */
+  retries?: number;
+  /** Driver features the case needs beyond its transport's; a missing one makes it `untested`. */
+  needs?: KnownFeature[];
+  /** Further calls on the same configured harness, each with its own event. */
+  then?: CaseStep[];
+  /** Checks beyond the derived ones, run on every step. */
+  checks?: CaseCheck[];
+  /** vitest timeout of the case in ms before scaling (default 20 s). */
+  timeoutMs?: number;
+}
+
+/** What one subscription's audit entry must say. */
+export interface ExpectedAudit {
+  outcome: DriverAuditOutcome;
+  /** Accepted failure classes of an operational failure (any of them). */
+  classes?: FailureClass[];
+  policy: FailurePolicy;
+  /** The entry's `synthetic`, when the driver reports it. */
+  synthetic?: boolean;
+}
+
+/** The expected outcome of one step, derived from the case data. */
+export interface Expected {
+  configure: 'accepted' | 'rejected';
+  decision: 'continue' | 'deny';
+  synthetic: boolean;
+  interrupted: boolean;
+  ending?: DriverCallEnding;
+  audit: ExpectedAudit;
+  /** What the mock must have seen of this call: at least one request, none, or either. */
+  wire: 'delivered' | 'none' | 'any';
+  /** Effect types the harness must not have advertised for the expectation to hold. */
+  unadvertised?: string[];
+  /** The reason of an explicit deny, as the mock sent it. */
+  denyReason?: string;
+  /** Why the expectation is what it is, in a few words (for evidence). */
+  because: string;
+}
+
+/** Explicit expectations replacing derived ones (audit fields merge). */
+export type ExpectOverride = Partial<Omit<Expected, 'audit'>> & { audit?: Partial<ExpectedAudit> };
+
+/** What running one step produced. */
+export interface StepRun {
+  index: number;
+  eventId: string;
+  callId: string;
+  expected: Expected;
+  result: InvokeResult;
+  records: CaseRecords;
+  /** Milliseconds from sending `invoke` to its answer, as the suite saw it. */
+  elapsedMs: number;
+}
+
+/** What a check may read besides the step: the case and the configured values. */
+export interface CaseRunContext {
+  testCase: HarnessCase;
+  timeoutMs: number;
+  backendId: string;
+  /** The bearer token the driver's environment holds (auth cases). */
+  token: string;
+  /** The URL of the HTTP mock (for leak checks). */
+  httpUrl: string;
+}

@@ -1,0 +1,27 @@
+import { inject } from 'vitest';
+import { conformanceCase } from '../../kit/case.js';
+import type { HarnessCase } from './case-model.js';
+import type { HarnessFixture } from './fixture.js';
+import { DEFAULT_SETTINGS, SETTINGS_KEY } from './provided.js';
+
+/** Declares each case as a conformance case run through the file's fixture. */
+export function harnessCases(fixture: HarnessFixture, cases: readonly HarnessCase[]): void {
+  // Read at collection time: `list` collects without a runner's settings, hence the default.
+  const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
+  const seen = new Set<string>();
+  for (const c of cases) {
+    if (seen.has(c.name)) throw new Error(`two harness cases are named "${c.name}"`);
+    seen.add(c.name);
+    conformanceCase(
+      {
+        name: c.name,
+        requirements: c.requirements,
+        ...(c.level === undefined ? {} : { level: c.level }),
+        transports: [c.transport],
+        ...(c.timeoutMs === undefined ? {} : { timeoutMs: c.timeoutMs }),
+      },
+      (ctx) => fixture.run(c, ctx),
+      scale,
+    );
+  }
+}

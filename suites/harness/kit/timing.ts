@@ -1,0 +1,56 @@
+/**
+ * Every real-time margin of the harness suite, in one place. Cases run real processes and
+ * sockets on a noisy 2-core machine (a Node child boots in ~100-300 ms, more under load), so
+ * margins are generous and every one is multiplied by `--timeout-scale`. Outcomes are decided
+ * from the decision, the audit and the wire, never from tight timings.
+ */
+export const HARNESS_MARGINS = {
+  /**
+   * `timeoutMs` of a subscription whose backend answers at once: far above any spawn or
+   * round trip, so a loaded machine can never turn an answer into a deadline failure.
+   */
+  answerDeadlineMs: 5000,
+  /** `timeoutMs` of a case that runs into its deadline, per transport: it is spent in full, so short. */
+  shortDeadlineMs: { 'stdio-persistent': 400, 'stdio-per_event': 2500, http: 400 },
+  /**
+   * Per-event processes boot inside the deadline, and the request must reach the mock before the
+   * deadline ends it, hence the larger per_event value above. A late reply comes this long after
+   * the deadline would have ended the call, measured from the request's arrival at the mock.
+   */
+  lateByMs: 300,
+  /** How long the suite waits for a delivery the driver's answer implies has happened. */
+  deliveryWaitMs: 3000,
+  /** Slack on top of a deadline or budget for a call to be answered (driver, spawn and reaping included). */
+  settleToleranceMs: 3000,
+} as const;
+
+/** The harness transport a case runs over. */
+export type HarnessTransport = 'stdio-persistent' | 'stdio-per_event' | 'http';
+
+/** Every transport, in the order case matrices use. */
+export const HARNESS_TRANSPORTS: readonly HarnessTransport[] = [
+  'stdio-persistent',
+  'stdio-per_event',
+  'http',
+];
+
+/** Margins multiplied by the run's timeout scale (integers, as `timeoutMs` must be). */
+export interface ScaledMargins {
+  answerDeadlineMs: number;
+  shortDeadlineMs(transport: HarnessTransport): number;
+  lateByMs: number;
+  deliveryWaitMs: number;
+  settleToleranceMs: number;
+}
+
+/** Scales every margin by `scale` (> 0). */
+export function scaledMargins(scale: number): ScaledMargins {
+  const s = (ms: number) => Math.max(1, Math.round(ms * scale));
+  return {
+    answerDeadlineMs: s(HARNESS_MARGINS.answerDeadlineMs),
+    shortDeadlineMs: (transport) => s(HARNESS_MARGINS.shortDeadlineMs[transport]),
+    lateByMs: s(HARNESS_MARGINS.lateByMs),
+    deliveryWaitMs: s(HARNESS_MARGINS.deliveryWaitMs),
+    settleToleranceMs: s(HARNESS_MARGINS.settleToleranceMs),
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * The mock's recordings of one call, decoded once: each inbound frame with its JSON-RPC id, event
+ * identities and HTTP headers, plus what the mock did and wrote in answer. Pure.
+ */
+import { isJsonObject, type JsonValue } from '../../../protocol/json.js';
+import {
+  actionsFor,
+  decodeBytes,
+  type Behaviour,
+  type Bytes,
+  type InboundKind,
+  type RecordEntry,
+  type RecordedAction,
+} from '../../../mock-backend/index.js';
+
+/** One frame the mock received for a call, decoded. */
+export interface WireFrame {
+  delivery: number;
+  kind: InboundKind;
+  method?: string;
+  transport: string;
+  connectionId: string;
+  /** Arrival on the mock's monotonic clock, ms. */
+  atMs: number;
+  /** The exact bytes as recorded. */
+  bytes: Bytes;
+  /** True when `id` is present in the frame. */
+  hasId: boolean;
+  jsonrpcId?: JsonValue;
+  eventId?: string;
+  callId?: string;
+  sessionId?: string;
+  /** `params.capabilities.effects` of a request. */
+  advertised?: string[];
+  /** The `authorization` header of an HTTP request. */
+  authorization?: string;
+  /** What the mock carried out, and the actions it planned (writes included). */
+  behaviour: Behaviour;
+  actions: RecordedAction[];
+}
+
+/** The frames of one call (matched by call id, or event id when the frame has no call). */
+export interface CaseRecords {
+  frames: WireFrame[];
+  /** The intercept requests among them. */
+  requests: WireFrame[];
+  /** The observe notifications among them. */
+  notifications: WireFrame[];
+}
+
+function read(value: JsonValue | undefined, ...path: string[]): JsonValue | undefined {
+  let current = value;
+  for (const key of path) {
+    if (!isJsonObject(current)) return undefined;
+    current = current[key];
+  }
+  return current;
+}
+
+function parse(bytes: Bytes): JsonValue | undefined {
+  try {
+    return JSON.parse(Buffer.from(decodeBytes(bytes)).toString('utf8')) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}
+
+const asString = (v: JsonValue | undefined) => (typeof v === 'string' ? v : undefined);
+
+/** Decodes every inbound entry of a recording. */
+export function decodeFrames(entries: readonly RecordEntry[]): WireFrame[] {
+  const frames: WireFrame[] = [];
+  for (const entry of entries) {
+    if (entry.type !== 'inbound') continue;
+    const message = parse(entry.bytes);
+    const advertised = read(message, 'params', 'capabilities', 'effects');
+    const frame: WireFrame = {
+      delivery: entry.delivery,
+      kind: entry.kind,
+      transport: entry.transport,
+      connectionId: entry.connectionId,
+      atMs: entry.at.monotonic,
+      bytes: entry.bytes,
+      hasId: isJsonObject(message) && Object.hasOwn(message, 'id'),
+      behaviour: entry.behaviour,
+      actions: actionsFor(entries, entry.delivery),
+    };
+    if (entry.method !== undefined) frame.method = entry.method;
+    const id = read(message, 'id');
+    if (id !== undefined) frame.jsonrpcId = id;
+    const eventId = asString(read(message, 'params', 'event', 'id'));
+    if (eventId !== undefined) frame.eventId = eventId;
+    const callId = asString(read(message, 'params', 'event', 'call', 'id'));
+    if (callId !== undefined) frame.callId = callId;
+    const sessionId = asString(read(message, 'params', 'event', 'session', 'id'));
+    if (sessionId !== undefined) frame.sessionId = sessionId;
+    if (Array.isArray(advertised)) frame.advertised = advertised.filter((e) => typeof e === 'string');
+    const authorization = entry.http?.headers.authorization;
+    if (authorization !== undefined) frame.authorization = authorization;
+    frames.push(frame);
+  }
+  return frames;
+}
+
+/** The frames of one call: by `call.id`, or by event id for frames that carry no call. */
+export function recordsForCall(
+  entries: readonly RecordEntry[],
+  ids: { callId: string; eventIds: readonly string[] },
+): CaseRecords {
+  const frames = decodeFrames(entries).filter((f) =>
+    f.callId !== undefined
+      ? f.callId === ids.callId
+      : f.eventId !== undefined && ids.eventIds.includes(f.eventId),
+  );
+  return {
+    frames,
+    requests: frames.filter((f) => f.method === 'hooks/intercept' && f.kind === 'request'),
+    notifications: frames.filter((f) => f.method === 'hooks/observe'),
+  };
+}
+
+/** The text of recorded bytes (lossy for invalid UTF-8, for display and substring checks). */
+export function bytesText(bytes: Bytes): string {
+  return 'text' in bytes ? bytes.text : Buffer.from(bytes.base64, 'base64').toString('latin1');
+}
+
+/** Everything the mock wrote in answer to the frames, as text. */
+export function writtenText(frames: readonly WireFrame[]): string[] {
+  return frames.flatMap((f) => f.actions.flatMap((a) => (a.type === 'write' ? [bytesText(a.bytes)] : [])));
+}
