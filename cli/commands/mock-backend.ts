@@ -5,19 +5,17 @@
 import { readFile } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { resolve } from 'node:path';
-import {
-  builtinNames,
-  CONTROL_URL_ENV,
-  loadScenario,
-  processStdioHost,
-  startHttpMock,
-  startStdioMock,
-  type KillSignal,
-  type StdioHost,
-  type StdioMockSource,
-} from '../../mock-backend/index.js';
+// Types only: the mock backend (and msw with it) is loaded when the command runs, so other
+// commands and --help do not pay for it.
+import type * as MockBackendModule from '../../mock-backend/index.js';
+import type { KillSignal, StdioHost, StdioMockSource } from '../../mock-backend/index.js';
 import { EXIT, UsageError, writeLine, type CliIo } from '../io.js';
 import type { Command } from './registry.js';
+
+/** Environment variable naming the control server of a stdio mock (the mock backend's CONTROL_URL_ENV). */
+const CONTROL_URL_ENV = 'AHP_MOCK_CONTROL_URL';
+
+const loadMockBackend = (): Promise<typeof MockBackendModule> => import('../../mock-backend/index.js');
 
 /** The resolved options of one run: flags are normalized here once. */
 export type MockBackendOptions =
@@ -37,7 +35,7 @@ A backend that misbehaves exactly as scripted, recording every delivery.
   --control-url URL     --stdio only: step frames on that control server, which owns the scenario
                         (also read from ${CONTROL_URL_ENV})
 
-Built-in scenarios: ${builtinNames().join(', ')}.`;
+Built-in scenarios cover every behaviour; an unknown --scenario name prints the list.`;
 
 /** Parses the flags after the command name. Throws UsageError naming the flag and the fix. */
 export function parseMockBackendArgs(
@@ -141,6 +139,7 @@ async function runHttp(
   options: Extract<MockBackendOptions, { transport: 'http' }>,
   io: CliIo,
 ): Promise<number> {
+  const { loadScenario, startHttpMock } = await loadMockBackend();
   const loaded = await loadScenario(options.scenario, (p) => readText(io, p));
   if (!loaded.ok) throw new UsageError(loaded.error.message);
   let mock;
@@ -169,9 +168,10 @@ async function runStdio(
   options: Extract<MockBackendOptions, { transport: 'stdio' }>,
   io: CliIo,
 ): Promise<number> {
+  const { processStdioHost, startStdioMock } = await loadMockBackend();
   let ended!: (code: number) => void;
   const exitCode = new Promise<number>((r) => (ended = r));
-  const control = io.processControl ?? realProcessControl();
+  const control = io.processControl ?? realProcessControl(processStdioHost(process));
   const host: StdioHost = {
     stdin: io.stdin,
     stdout: io.stdout,
@@ -209,8 +209,7 @@ function portOf(source: { controlPort?: number }): { controlPort?: number } {
   return source.controlPort === undefined ? {} : { controlPort: source.controlPort };
 }
 
-function realProcessControl(): NonNullable<CliIo['processControl']> {
-  const host = processStdioHost(process);
+function realProcessControl(host: StdioHost): NonNullable<CliIo['processControl']> {
   return {
     pid: host.pid,
     exit: host.exit,

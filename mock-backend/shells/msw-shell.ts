@@ -53,7 +53,19 @@ function streamedResponse(
 ): Promise<Response> {
   return new Promise<Response>((resolve) => {
     let body!: ReadableStreamDefaultController<Uint8Array>;
-    const stream = new ReadableStream<Uint8Array>({ start: (c) => void (body = c) });
+    let resetWhenDrained = false;
+    // Erroring a stream drops whatever is still queued, here and in every stream piped or teed
+    // from it (msw clones responses). So a reset waits until the bytes before it were pulled, then
+    // one more macrotask, by which time they have travelled on to the reader.
+    const reset = (): void =>
+      void setTimeout(() => body.error(new TypeError('mock-backend: connection reset')), 0);
+    const stream = new ReadableStream<Uint8Array>({
+      start: (c) => void (body = c),
+      pull: () => {
+        if (resetWhenDrained) reset();
+        resetWhenDrained = false;
+      },
+    });
     let responded = false;
     let closed = false;
     const answer = (response: Response): void => {
@@ -80,7 +92,8 @@ function streamedResponse(
           return;
         case 'reset':
           if (!responded) answer(Response.error());
-          else if (!closed) body.error(new TypeError('mock-backend: connection reset'));
+          else if (!closed && (body.desiredSize ?? 0) > 0) reset();
+          else if (!closed) resetWhenDrained = true;
           closed = true;
           return;
         case 'log':
