@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { frameOf, interceptRequest } from '../engine-test-frames.js';
+import { MockSession } from '../shells/session.js';
+import { route, type ControlState } from './control-routes.js';
+import { ProcessRegistry } from './process-registry.js';
+import { frameToWire } from './wire.js';
+
+function state(): ControlState {
+  return {
+    session: new MockSession({ rules: [{ behaviour: { kind: 'deny' } }], process: { banner: 'hi' } }),
+    registry: new ProcessRegistry(() => true),
+    validate: (v) =>
+      (v as { rules?: unknown } | null)?.rules
+        ? { ok: true, scenario: v as never }
+        : { ok: false, message: 'Scenario x is invalid at $.rules: expected an array.' },
+  };
+}
+const at = { monotonic: 5, wall: 1000 };
+const call = (s: ControlState, method: string, path: string, body?: unknown) =>
+  route(s, method, new URL(path, 'http://control.invalid'), body as never);
+
+describe('control routes', () => {
+  it('registers a starting process: start actions, settings and a delivery-0 record', () => {
+    const s = state();
+    const r = call(s, 'POST', '/processes', { pid: 42, at });
+    expect(r).toEqual({
+      status: 200,
+      body: { settings: { banner: 'hi' }, actions: [{ type: 'write', afterMs: 0, bytes: { text: 'hi\n' } }] },
+    });
+    expect(s.registry.list()).toEqual([{ pid: 42, startedAt: 1000, alive: true }]);
+    expect(s.session.recordings()).toMatchObject([{ type: 'outbound', delivery: 0, connectionId: '42' }]);
+  });
+
+  it('steps a frame sent as JSON and answers the actions as JSON', () => {
+    const s = state();
+    const frame = frameToWire(frameOf(interceptRequest({ eventId: 'e' })));
+    const r = call(s, 'POST', '/step', { frame });
+    expect(r.status).toBe(200);
+    const actions = (r.body as { actions: Array<{ type: string }> }).actions;
+    expect(actions.map((a) => a.type)).toEqual(['write', 'end']);
+    expect(s.session.deliveries()).toMatchObject([{ eventId: 'e', connectionId: '4242' }]);
+  });
+
+  it('records a reported exit; ignores PIDs it never saw', () => {
+    const s = state();
+    call(s, 'POST', '/processes', { pid: 42, at });
+    expect(call(s, 'POST', '/processes/42/exit', { code: null, signal: 'SIGTERM' }).status).toBe(200);
+    call(s, 'POST', '/processes/43/exit', { code: 1, signal: null });
+    expect(s.registry.list()).toMatchObject([{ pid: 42, exit: { code: null, signal: 'SIGTERM' } }]);
+  });
+
+  it('answers bad input with 400 and one sentence, unknown routes with 404, and never throws', () => {
+    const s = state();
+    expect(call(s, 'PUT', '/scenario', { nope: 1 })).toEqual({
+      status: 400,
+      body: { error: 'Scenario x is invalid at $.rules: expected an array.' },
+    });
+    expect(call(s, 'POST', '/step', { frame: { bytes: 'x' } }).status).toBe(400);
+    expect(call(s, 'POST', '/processes', { pid: 'x' }).status).toBe(400);
+    expect(call(s, 'DELETE', '/scenario').status).toBe(404);
+    expect(call(s, 'GET', '/scenario/').body).toEqual(s.session.scenario);
+  });
+
+  it('filters recordings by query and resets everything', () => {
+    const s = state();
+    call(s, 'POST', '/processes', { pid: 42, at });
+    s.session.step(frameOf(interceptRequest({ eventId: 'a' })));
+    s.session.step(frameOf(interceptRequest({ eventId: 'b' }), 'http'));
+    const doc = call(s, 'GET', '/recordings?transport=http&type=inbound').body as {
+      format: string;
+      entries: unknown[];
+    };
+    expect(doc.format).toBe('ahp-mock-recording');
+    expect(doc.entries).toMatchObject([{ eventId: 'b', delivery: 2 }]);
+    expect((call(s, 'GET', '/recordings?delivery=1').body as { entries: unknown[] }).entries).toHaveLength(3);
+    call(s, 'POST', '/reset');
+    expect(s.session.recordings()).toEqual([]);
+    expect(s.registry.list()).toEqual([]);
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { pidExists, ProcessRegistry } from './process-registry.js';
+
+describe('ProcessRegistry', () => {
+  it('lists processes in start order with their reported end and liveness', () => {
+    const alive = new Set([1, 2]);
+    const registry = new ProcessRegistry((pid) => alive.has(pid));
+    registry.started(1, 100);
+    registry.started(2, 110);
+    registry.exited(1, { code: 3, signal: null }, 120);
+    registry.exited(1, { code: 9, signal: null }, 130);
+    alive.delete(1);
+    expect(registry.list()).toEqual([
+      { pid: 1, startedAt: 100, exit: { code: 3, signal: null, at: 120 }, alive: false },
+      { pid: 2, startedAt: 110, alive: true },
+    ]);
+    expect(registry.pids()).toEqual([1, 2]);
+    registry.reset();
+    expect(registry.list()).toEqual([]);
+  });
+
+  it('asks the OS by default: this process exists, an unused PID does not', () => {
+    expect(pidExists(process.pid)).toBe(true);
+    expect(pidExists(2 ** 22 + 12345)).toBe(false);
+  });
+});
