@@ -1,0 +1,97 @@
+/**
+ * AHP-FAIL-002 and the deadline clauses (AHPX-DL-*): `timeoutMs` is a positive integer, the
+ * deadline is enforced whatever the backend does, a late reply changes nothing (for that call or
+ * later ones), and the deadline also covers connection setup.
+ */
+import { inject } from 'vitest';
+import type { FailurePolicy } from '../../../protocol/failure-classes.js';
+import type { JsonValue } from '../../../protocol/json.js';
+import { conformanceCase } from '../../kit/case.js';
+import type { HarnessCase } from '../kit/case-model.js';
+import { harnessCases } from '../kit/define.js';
+import { useHarnessFixture } from '../kit/fixture.js';
+import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
+import { caseRegistration } from '../kit/registration.js';
+import { HARNESS_TRANSPORTS } from '../kit/timing.js';
+import { settlesWithin } from './deadline-timing.js';
+
+const fixture = useHarnessFixture();
+const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
+const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
+
+/** Values that are not a positive integer, each with the name its case carries. */
+const INVALID_TIMEOUTS: ReadonlyArray<[string, JsonValue]> = [
+  ['zero', 0],
+  ['negative', -500],
+  ['fractional', 1500.5],
+  ['string', '1500'],
+];
+
+const cases: HarnessCase[] = [];
+for (const [label, value] of INVALID_TIMEOUTS) {
+  cases.push({
+    name: `AHP-FAIL-002/registration/timeoutMs:${label}/rejected`,
+    requirements: ['AHP-FAIL-002'],
+    transport: 'http',
+    policy: 'fail-closed',
+    behaviour: { kind: 'respond' },
+    subscription: { set: { timeoutMs: value } },
+  });
+}
+
+for (const transport of HARNESS_TRANSPORTS) {
+  for (const policy of POLICIES) {
+    // The reply is held past the deadline: the deadline decides, by the policy, in time.
+    cases.push({
+      name: `AHP-FAIL-002/transport:${transport}/policy:${policy}/slow-backend-settles-by-the-deadline`,
+      requirements: ['AHP-FAIL-002'],
+      transport,
+      policy,
+      behaviour: { kind: 'deny', reason: 'late deny' },
+      late: true,
+      checks: [settlesWithin(fixture, 'the deadline', (_run, timeoutMs) => timeoutMs)],
+    });
+  }
+}
+
+for (const policy of POLICIES) {
+  // The HTTP mock accepts the connection and reads the request, then never answers.
+  cases.push({
+    name: `AHPX-DL-001/transport:http/policy:${policy}/accepted-connection-never-answers`,
+    requirements: ['AHPX-DL-001'],
+    transport: 'http',
+    policy,
+    behaviour: { kind: 'hang' },
+    checks: [settlesWithin(fixture, 'the deadline', (_run, timeoutMs) => timeoutMs)],
+  });
+}
+
+harnessCases(fixture, cases);
+
+/** Boundary values a harness SHOULD accept (AHPX-DL-003). */
+for (const timeoutMs of [100, 30_000]) {
+  conformanceCase(
+    {
+      name: `AHPX-DL-003/registration/timeoutMs:${timeoutMs}/accepted`,
+      requirements: ['AHPX-DL-003'],
+      transports: ['http'],
+    },
+    async (ctx) => {
+      const { client, mocks } = fixture.state;
+      const registration = caseRegistration(
+        { transport: 'http', policy: 'fail-closed' } as HarnessCase,
+        mocks.endpoints,
+        timeoutMs,
+      );
+      const answer = await client.configure({ registration });
+      ctx.evidence({ registration, configure: answer as unknown as JsonValue });
+      if (!answer.accepted) {
+        const issues = answer.issues.map((i) => `${i.path} ${i.message}`).join('; ');
+        throw new Error(
+          `the harness refused timeoutMs ${timeoutMs}, inside the 100..30000 ms range: ${issues}`,
+        );
+      }
+    },
+    scale,
+  );
+}

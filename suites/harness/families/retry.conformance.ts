@@ -1,0 +1,124 @@
+/**
+ * AHP-CORE-004 and the retry clauses (AHPX-RETRY-001, AHPX-RETRY-002): a harness allowed to retry
+ * resends the very same bytes (event id, JSON-RPC id = event id, session, call and content; the
+ * kit's wire check compares every delivery byte for byte), only while the original deadline
+ * remains, and never after an explicit deny or a successful `[]`. A driver without
+ * `features.retries` leaves these cases `untested`.
+ */
+import { inject } from 'vitest';
+import type { FailurePolicy } from '../../../protocol/failure-classes.js';
+import type { Behaviour } from '../../../mock-backend/index.js';
+import type { HarnessCase } from '../kit/case-model.js';
+import { harnessCases } from '../kit/define.js';
+import { useHarnessFixture } from '../kit/fixture.js';
+import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
+import { HARNESS_TRANSPORTS, type HarnessTransport } from '../kit/timing.js';
+import { deliveredTimes, deliveriesWithinDeadline, settlesWithin } from './deadline-timing.js';
+
+const fixture = useHarnessFixture();
+const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
+const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
+
+/** Retries the cases allow: more than any case needs, so the harness's own limit never decides. */
+const RETRIES = 3;
+/** An operational failure that comes back at once (class jsonrpc-error). */
+const FAIL_FAST: Behaviour = { kind: 'rpc-error', code: -32603, message: 'temporarily unavailable' };
+
+/**
+ * The deadline-bound cases: every attempt but the last fails after SLOW_FAILURE_MS, so the
+ * original deadline (under RETRIES slow attempts long) ends the sequence; a harness that gives each
+ * retry a fresh deadline reaches the final attempt, a deny, after the original deadline.
+ */
+const SLOW_FAILURE_MS = 400;
+const BOUNDED_DEADLINE_MS: Readonly<Record<HarnessTransport, number>> = {
+  'stdio-persistent': 1000,
+  'stdio-per_event': 2000,
+  http: 1000,
+};
+
+const cases: HarnessCase[] = [];
+for (const transport of HARNESS_TRANSPORTS) {
+  for (const policy of POLICIES) {
+    cases.push({
+      name: `AHP-CORE-004/transport:${transport}/policy:${policy}/fail-first-2-then-answer-resends-identical-bytes`,
+      requirements: ['AHP-CORE-004'],
+      transport,
+      policy,
+      retries: RETRIES,
+      deadline: 'answer',
+      behaviour: { kind: 'sequence', steps: [FAIL_FAST, FAIL_FAST], then: { kind: 'respond', effects: [] } },
+      expect: {
+        decision: 'continue',
+        synthetic: false,
+        audit: { outcome: 'no-effect' },
+        because: 'two failures are retried and the third attempt answers []',
+      },
+      checks: [deliveredTimes(3, 'two failures then an answer take three identical deliveries')],
+    });
+    cases.push({
+      name: `AHP-CORE-004/transport:${transport}/policy:${policy}/fail-first-1-then-deny-resends-identical-bytes`,
+      requirements: ['AHP-CORE-004'],
+      transport,
+      policy,
+      retries: RETRIES,
+      deadline: 'answer',
+      behaviour: { kind: 'sequence', steps: [FAIL_FAST], then: { kind: 'deny', reason: 'denied on retry' } },
+      expect: {
+        decision: 'deny',
+        synthetic: false,
+        audit: { outcome: 'deny', synthetic: false },
+        denyReason: 'denied on retry',
+        because: 'one failure is retried and the second attempt denies',
+      },
+      checks: [deliveredTimes(2, 'one failure then a deny take two identical deliveries')],
+    });
+    const decisions: ReadonlyArray<[string, Behaviour]> = [
+      ['explicit-deny', { kind: 'deny', reason: 'denied once' }],
+      ['successful-empty-effects', { kind: 'respond', effects: [] }],
+    ];
+    for (const [label, behaviour] of decisions) {
+      cases.push({
+        name: `AHPX-RETRY-001/transport:${transport}/policy:${policy}/${label}-is-never-retried`,
+        requirements: ['AHPX-RETRY-001'],
+        transport,
+        policy,
+        retries: RETRIES,
+        deadline: 'answer',
+        behaviour,
+        checks: [deliveredTimes(1, `a ${label.replace(/-/g, ' ')} is a decision, never retried`)],
+      });
+    }
+    const deadline = Math.round(BOUNDED_DEADLINE_MS[transport] * scale);
+    const slowFailure: Behaviour = {
+      kind: 'delay',
+      ms: Math.round(SLOW_FAILURE_MS * scale),
+      then: FAIL_FAST,
+    };
+    cases.push({
+      name: `AHPX-RETRY-002/transport:${transport}/policy:${policy}/retries-stay-inside-the-original-deadline`,
+      requirements: ['AHPX-RETRY-002', 'AHP-FAIL-002'],
+      transport,
+      policy,
+      retries: RETRIES,
+      deadline,
+      behaviour: {
+        kind: 'sequence',
+        steps: Array.from({ length: RETRIES }, () => slowFailure),
+        then: { kind: 'deny', reason: 'the final attempt, after the original deadline' },
+      },
+      expect: {
+        audit: { classes: ['deadline-exceeded', 'jsonrpc-error'] },
+        // A retry the deadline cuts may never reach the mock (a per_event spawn), so the number of
+        // attempts is not compared with the deliveries here; their timing is.
+        wire: 'any',
+        because: 'slow failures are retried until the original deadline ends the sequence',
+      },
+      checks: [
+        deliveriesWithinDeadline(fixture),
+        settlesWithin(fixture, 'the original deadline', (_run, timeoutMs) => timeoutMs),
+      ],
+    });
+  }
+}
+
+harnessCases(fixture, cases);
