@@ -131,4 +131,12 @@ export interface CaseRunContext {
   token: string;
   /** The URL of the HTTP mock (for leak checks). */
   httpUrl: string;
+  /** The argv of the stdio mock (for leak checks). */
+  stdioCommand: readonly string[];
+  /** Every step run so far in this case, the current one last. */
+  runs: readonly StepRun[];
+  /** Waits (bounded by the delivery margin) until the mock holds `count` frames of `method` for the call. */
+  waitForFrames(callId: string, method: string, count: number): Promise<void>;
+  /** The mock's records of a call as they are now (stdio mocks may record after the driver answered). */
+  recordsNow(callId: string): CaseRecords;
 }

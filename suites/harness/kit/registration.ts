@@ -10,6 +10,9 @@ import type { HarnessCase } from './case-model.js';
 /** The backend id of every case's registration (reverse-DNS, as registration requires). */
 export const CASE_BACKEND_ID = 'dev.ahp-conformance.mock';
 
+/** The backend id of a case's observe subscription (the same mock, its own registration entry). */
+export const OBSERVER_BACKEND_ID = 'dev.ahp-conformance.observer';
+
 /** The variable holding the bearer token in the driver's environment. */
 export const TOKEN_ENV = 'AHP_CONFORMANCE_BEARER_TOKEN';
 /** A token variable the suite removes from the driver's environment. */
@@ -61,28 +64,44 @@ export function interceptSubscription(testCase: HarnessCase, timeoutMs: number):
   return { ...subscription, ...patch.set };
 }
 
-/** The case's registration document. */
-export function caseRegistration(
+function backendEntry(
+  id: string,
   testCase: HarnessCase,
   endpoints: MockEndpoints,
-  timeoutMs: number,
+  subscription: JsonObject,
 ): JsonObject {
-  const subscriptions: JsonObject[] = [interceptSubscription(testCase, timeoutMs)];
-  if (testCase.observe) {
-    subscriptions.push({
-      events: ['tool.before'],
-      mode: 'observe',
-      content: { default: 'metadata' },
-      ...testCase.observe.set,
-    });
-  }
-  const backend: JsonObject = { id: CASE_BACKEND_ID, transport: transportFor(testCase, endpoints) };
+  const backend: JsonObject = { id, transport: transportFor(testCase, endpoints) };
   if (testCase.auth !== undefined) {
     backend.authentication = {
       type: 'bearer',
       tokenEnv: testCase.auth === 'token' ? TOKEN_ENV : MISSING_TOKEN_ENV,
     };
   }
-  backend.subscriptions = subscriptions;
-  return { protocolVersion: PROTOCOL_VERSION, hooks: [backend] };
+  backend.subscriptions = [subscription];
+  return backend;
+}
+
+/**
+ * The case's registration document: the intercept backend, then (for `observe`) a second entry on
+ * the same mock with the observe subscription, so audit entries tell the two apart by backend id
+ * and an observer's process is not the interceptor's.
+ */
+export function caseRegistration(
+  testCase: HarnessCase,
+  endpoints: MockEndpoints,
+  timeoutMs: number,
+): JsonObject {
+  const hooks = [
+    backendEntry(CASE_BACKEND_ID, testCase, endpoints, interceptSubscription(testCase, timeoutMs)),
+  ];
+  if (testCase.observe) {
+    const observe: JsonObject = {
+      events: ['tool.before'],
+      mode: 'observe',
+      content: { default: 'metadata' },
+      ...testCase.observe.set,
+    };
+    hooks.push(backendEntry(OBSERVER_BACKEND_ID, testCase, endpoints, observe));
+  }
+  return { protocolVersion: PROTOCOL_VERSION, hooks };
 }

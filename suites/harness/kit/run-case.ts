@@ -46,11 +46,17 @@ function mockFor(state: FixtureState, testCase: HarnessCase) {
   return testCase.transport === 'http' ? state.mocks.http : state.mocks.control;
 }
 
-async function awaitDeliveries(state: FixtureState, testCase: HarnessCase, callId: string, count: number) {
+async function awaitDeliveries(
+  state: FixtureState,
+  testCase: HarnessCase,
+  callId: string,
+  count: number,
+  method = 'hooks/intercept',
+) {
   const mock = mockFor(state, testCase);
   const matching = () =>
     decodeFrames(mock.recordings({ type: 'inbound' })).filter(
-      (f) => f.callId === callId && f.method === 'hooks/intercept',
+      (f) => f.callId === callId && f.method === method,
     ).length;
   // Stdio mocks record through the control server, possibly after the driver answered: wait for it.
   await mock
@@ -97,7 +103,8 @@ async function runStep(
     ...(authorization === undefined ? {} : { authorization }),
   });
   const problems = [...judgeAnswer(expected, result, CASE_BACKEND_ID), ...wire.problems];
-  for (const check of testCase.checks ?? []) problems.push(...(await check.run(run, runContext)));
+  const context = { ...runContext, runs: [...runContext.runs, run] };
+  for (const check of testCase.checks ?? []) problems.push(...(await check.run(run, context)));
   return { run, problems, ...(wire.untested === undefined ? {} : { untested: wire.untested }) };
 }
 
@@ -145,8 +152,17 @@ export async function runCase(state: FixtureState, testCase: HarnessCase, ctx: C
     backendId: CASE_BACKEND_ID,
     token: state.token,
     httpUrl: state.mocks.endpoints.httpUrl,
+    stdioCommand: state.mocks.endpoints.stdio,
+    runs: [],
+    waitForFrames: (callId, method, count) => awaitDeliveries(state, testCase, callId, count, method),
+    recordsNow: (callId) =>
+      recordsForCall(mockFor(state, testCase).recordings(), {
+        callId,
+        eventIds: events.filter((e) => e.call.id === callId).map((e) => e.id as string),
+      }),
   };
   const evidence: JsonObject[] = [];
+  const runs: StepRun[] = [];
   for (const [i, step] of steps.entries()) {
     const outcome = await runStep(
       state,
@@ -154,8 +170,9 @@ export async function runCase(state: FixtureState, testCase: HarnessCase, ctx: C
       step,
       i,
       { event: events[i] as DriverToolEvent, expected: expectations[i] as Expected },
-      runContext,
+      { ...runContext, runs },
     );
+    runs.push(outcome.run);
     evidence.push(stepEvidence(outcome.run, outcome.problems, outcome.problems.length > 0, step.label));
     ctx.evidence({ steps: evidence });
     if (outcome.untested !== undefined) ctx.untested(outcome.untested);
