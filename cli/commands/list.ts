@@ -1,0 +1,125 @@
+/**
+ * `ahp-conformance list [--json]`: every conformance case with its requirement IDs, level and
+ * transports, collected through vitest without running a case (no target is needed).
+ */
+import { REQUIREMENTS } from '../../protocol/requirements.js';
+import type { SuiteSettings } from '../../suites/kit/case-meta.js';
+import type { BackendTarget } from '../../suites/backend/target.js';
+import { EXIT, writeLine, type CliIo } from '../io.js';
+import { parseArgv } from '../options/argv.js';
+import { COMMON_FLAGS } from '../options/resolve.js';
+import { PACKAGE_ROOT } from '../runner/run-conformance.js';
+import { collectSources, SUITE_GLOBS, type Collection, type CollectedCase } from '../selection/collect.js';
+import { selectCases } from '../selection/select.js';
+import type { Command } from './registry.js';
+
+const HELP = `Usage: ahp-conformance list [--json] [--only <ID|profile|pattern>...] [--skip <ID|profile|pattern>...]
+
+Lists every conformance case (harness and backend suites) with its requirement IDs, level and
+transports, without running anything. --only/--skip preview a selection exactly as a run would
+apply it (a selector that matches nothing is an error).
+  --json    one JSON object: {"cases": [...], "requirements": [...]} (each requirement with its case count)`;
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows.map((r) =>
+    r
+      .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+function human(cases: CollectedCase[]): string {
+  const lines: string[] = [];
+  for (const role of ['harness', 'backend', 'other'] as const) {
+    const mine = cases.filter((c) => c.role === role);
+    if (mine.length === 0) continue;
+    lines.push(`${role} suite: ${mine.length} case(s)`);
+    const rows = [
+      ['case', 'requirements', 'level', 'transports'],
+      ...mine.map((c) => [c.name, c.requirements.join(','), c.level, c.transports.join(',')]),
+    ];
+    lines.push(...table(rows).map((l) => `  ${l}`), '');
+  }
+  const covered = new Set(cases.flatMap((c) => c.requirements));
+  const uncovered = REQUIREMENTS.filter((r) => !covered.has(r.id)).map((r) => r.id);
+  lines.push(`${cases.length} case(s) over ${covered.size} requirement(s).`);
+  if (uncovered.length > 0) lines.push(`No case yet for: ${uncovered.join(', ')}.`);
+  return lines.join('\n');
+}
+
+function json(cases: CollectedCase[]): string {
+  const requirements = REQUIREMENTS.map((r) => ({
+    id: r.id,
+    level: r.level,
+    role: r.role,
+    profiles: r.profiles,
+    summary: r.summary,
+    cases: cases.filter((c) => c.requirements.includes(r.id)).length,
+  }));
+  return JSON.stringify({ cases, requirements }, null, 2);
+}
+
+const LISTING_SETTINGS: SuiteSettings = { timeoutScale: 1, seed: 0, runs: 1, protocolVersion: 'draft' };
+
+/**
+ * The backend suite declares the cases that apply to the target's binding, so it is collected
+ * once per binding with a placeholder target; collection runs no case body, so nothing is
+ * contacted.
+ */
+function placeholderBackends(): BackendTarget[] {
+  const stdio = (lifecycle: 'persistent' | 'per_event'): BackendTarget => ({
+    endpoint: { kind: 'stdio', lifecycle, command: '(listing)', args: [], cwd: PACKAGE_ROOT, env: {} },
+    denyInput: {},
+    deadlineMs: 1000,
+  });
+  return [
+    stdio('persistent'),
+    stdio('per_event'),
+    { endpoint: { kind: 'http', url: 'http://127.0.0.1:9/' }, denyInput: {}, deadlineMs: 1000 },
+  ];
+}
+
+/** Collects every suite that ships: the harness suite once, the backend suite per binding. */
+export function collectAllSuites(): Promise<Collection> {
+  return collectSources([
+    { include: [SUITE_GLOBS.harness], provide: { ahpSettings: LISTING_SETTINGS } },
+    ...placeholderBackends().map((target) => ({
+      include: [SUITE_GLOBS.backend],
+      provide: { ahpBackendTarget: target, ahpSettings: LISTING_SETTINGS },
+    })),
+  ]);
+}
+
+/** Builds the command over a case source (tests point it at fixtures). */
+export function createListCommand(collect: () => Promise<Collection>): Command {
+  return {
+    name: 'list',
+    summary: 'list every case with its requirement IDs, level and transports (runs nothing)',
+    help: HELP,
+    async run(args, io: CliIo) {
+      const argv = parseArgv(args, {
+        flags: {
+          '--json': { key: 'json', kind: 'boolean' },
+          '--only': COMMON_FLAGS['--only'] as NonNullable<(typeof COMMON_FLAGS)['--only']>,
+          '--skip': COMMON_FLAGS['--skip'] as NonNullable<(typeof COMMON_FLAGS)['--skip']>,
+        },
+      });
+      const collection = await collect();
+      if (collection.errors.length > 0) {
+        for (const e of collection.errors) writeLine(io.stderr, `ahp-conformance list: ${e}`);
+        return EXIT.conformanceFailure;
+      }
+      const cases = selectCases(collection.cases, {
+        only: (argv.values.only as string[] | undefined) ?? [],
+        skip: (argv.values.skip as string[] | undefined) ?? [],
+      });
+      writeLine(io.stdout, argv.values.json === true ? json(cases) : human(cases));
+      return EXIT.ok;
+    },
+  };
+}
+
+/** The `list` command over every suite that ships. */
+export const listCommand: Command = createListCommand(collectAllSuites);
