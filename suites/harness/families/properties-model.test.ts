@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { predictChain, predictRetries } from './properties-model.js';
+
+describe('the properties model', () => {
+  it('passes answers along a chain and continues at its end', () => {
+    expect(
+      predictChain([
+        { policy: 'fail-closed', outcome: 'answer' },
+        { policy: 'fail-open', outcome: 'answer' },
+      ]),
+    ).toEqual({
+      decision: 'continue',
+      synthetic: false,
+      deliveries: 2,
+    });
+  });
+
+  it('ends the chain at an explicit deny under either policy, never synthetic', () => {
+    for (const policy of ['fail-open', 'fail-closed'] as const) {
+      expect(
+        predictChain([
+          { policy, outcome: 'deny' },
+          { policy, outcome: 'answer' },
+        ]),
+      ).toEqual({
+        decision: 'deny',
+        synthetic: false,
+        deliveries: 1,
+      });
+    }
+  });
+
+  it('passes a failure under fail-open and ends it with a synthetic deny under fail-closed', () => {
+    expect(
+      predictChain([
+        { policy: 'fail-open', outcome: 'failure' },
+        { policy: 'fail-closed', outcome: 'failure' },
+      ]),
+    ).toEqual({
+      decision: 'deny',
+      synthetic: true,
+      deliveries: 2,
+    });
+    expect(predictChain([{ policy: 'fail-open', outcome: 'failure' }])).toEqual({
+      decision: 'continue',
+      synthetic: false,
+      deliveries: 1,
+    });
+  });
+
+  it('retries failures while retries are left and then takes the final answer', () => {
+    expect(predictRetries({ failures: 2, final: 'deny', retries: 2, policy: 'fail-open' })).toEqual({
+      decision: 'deny',
+      synthetic: false,
+      deliveries: 3,
+    });
+    expect(predictRetries({ failures: 3, final: 'answer', retries: 2, policy: 'fail-closed' })).toEqual({
+      decision: 'deny',
+      synthetic: true,
+      deliveries: 3,
+    });
+    expect(predictRetries({ failures: 0, final: 'answer', retries: 3, policy: 'fail-closed' })).toEqual({
+      decision: 'continue',
+      synthetic: false,
+      deliveries: 1,
+    });
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * The properties' own tiny model of the seed's rules, independent of the kit's derivation: a
+ * chain of intercept subscriptions is walked in order; an answer `[]` passes to the next, an
+ * explicit deny ends the chain (not synthetic), an operational failure passes under fail-open and
+ * ends it with a synthetic deny under fail-closed. Retries: failures are retried while any are
+ * left, and a decision (deny or `[]`) never is. Pure.
+ */
+import type { FailurePolicy } from '../../../protocol/failure-classes.js';
+import type { Behaviour } from '../../../mock-backend/index.js';
+
+/** What one delivery does, as the model sees it. */
+export type Outcome = 'answer' | 'deny' | 'failure';
+
+/** One generated step: a mock behaviour and what it is. */
+export interface GeneratedBehaviour {
+  label: string;
+  outcome: Outcome;
+  behaviour: Behaviour;
+}
+
+/** The settled call the model predicts. */
+export interface Prediction {
+  decision: 'continue' | 'deny';
+  synthetic: boolean;
+  /** Intercept requests the mock receives for the call. */
+  deliveries: number;
+}
+
+/** A chain of subscriptions (one delivery each), with their policies, in registration order. */
+export function predictChain(links: ReadonlyArray<{ policy: FailurePolicy; outcome: Outcome }>): Prediction {
+  let deliveries = 0;
+  for (const { policy, outcome } of links) {
+    deliveries++;
+    if (outcome === 'deny') return { decision: 'deny', synthetic: false, deliveries };
+    if (outcome === 'failure' && policy === 'fail-closed')
+      return { decision: 'deny', synthetic: true, deliveries };
+  }
+  return { decision: 'continue', synthetic: false, deliveries };
+}
+
+/** One subscription that fails `failures` times, then ends with `final`, allowed `retries` retries. */
+export function predictRetries(options: {
+  failures: number;
+  final: Exclude<Outcome, 'failure'>;
+  retries: number;
+  policy: FailurePolicy;
+}): Prediction {
+  const { failures, final, retries, policy } = options;
+  if (failures > retries) {
+    return { ...predictChain([{ policy, outcome: 'failure' }]), deliveries: retries + 1 };
+  }
+  return { ...predictChain([{ policy, outcome: final }]), deliveries: failures + 1 };
+}
+
+/** Fast operational failures every transport can show (none waits for a deadline). */
+export const FAST_FAILURES: readonly GeneratedBehaviour[] = [
+  { label: 'rpc-error', outcome: 'failure', behaviour: { kind: 'rpc-error', code: -32603 } },
+  { label: 'malformed-json', outcome: 'failure', behaviour: { kind: 'malformed-json' } },
+  {
+    label: 'mismatched-id',
+    outcome: 'failure',
+    behaviour: { kind: 'mismatched-id', id: 'not-the-event-id' },
+  },
+  {
+    label: 'unknown-effect',
+    outcome: 'failure',
+    behaviour: { kind: 'respond', effects: [{ type: 'explode' }] },
+  },
+  { label: 'missing-effects', outcome: 'failure', behaviour: { kind: 'respond', omit: ['effects'] } },
+  { label: 'not-jsonrpc', outcome: 'failure', behaviour: { kind: 'not-jsonrpc', variant: 'no-jsonrpc' } },
+];
+
+/** The two decisions a backend can give. */
+export const DECISIONS: readonly GeneratedBehaviour[] = [
+  { label: 'answer', outcome: 'answer', behaviour: { kind: 'respond', effects: [] } },
+  { label: 'deny', outcome: 'deny', behaviour: { kind: 'deny', reason: 'denied by the property' } },
+];

@@ -1,0 +1,148 @@
+/**
+ * Running a fast-check property against a harness through its driver: the seed and the number of
+ * runs come from the suite settings (`--seed`, `--runs`), every run is a real configure + invoke,
+ * and a failure carries its replay token (seed, path, the shrunk counterexample as JSON) in the
+ * error and the evidence.
+ */
+import fc from 'fast-check';
+import type { FailurePolicy } from '../../../protocol/failure-classes.js';
+import type { JsonObject, JsonValue } from '../../../protocol/json.js';
+import type { Behaviour } from '../../../mock-backend/index.js';
+import type { CaseContext } from '../../kit/case.js';
+import type { DriverToolEvent, InvokeResult } from '../../driver/index.js';
+import type { HarnessCase } from '../kit/case-model.js';
+import type { FixtureState } from '../kit/fixture.js';
+import { caseRegistration, interceptSubscription } from '../kit/registration.js';
+import type { HarnessTransport } from '../kit/timing.js';
+import { decodeFrames, type WireFrame } from '../kit/wire-records.js';
+import type { Prediction } from './properties-model.js';
+import { loadScenario, mockOf, nextEvent } from './shutdown-support.js';
+
+/**
+ * The transport of a run: mostly HTTP (no process to spawn: a run costs tens of ms), one run in ten
+ * over stdio-persistent (a spawn per run, hundreds of ms). Per_event is left to the example cases.
+ */
+export const PROPERTY_TRANSPORT: fc.Arbitrary<HarnessTransport> = fc.oneof(
+  { weight: 9, arbitrary: fc.constant('http' as const) },
+  { weight: 1, arbitrary: fc.constant('stdio-persistent' as const) },
+);
+
+/** One generated call: the transport, the subscriptions' policies, and the mock's behaviour per delivery. */
+export interface CallPlan {
+  transport: HarnessTransport;
+  policies: FailurePolicy[];
+  /** Behaviour of the n-th delivery of the call (the last one repeats). */
+  deliveries: Behaviour[];
+  retries?: number;
+  timeoutMs: number;
+}
+
+/** What one run of a call plan produced. */
+export interface CallRun {
+  event: DriverToolEvent;
+  result: InvokeResult;
+  requests: WireFrame[];
+}
+
+/** Configures a chain of intercept subscriptions (one per policy) on one backend and invokes once. */
+export async function runCallPlan(
+  state: FixtureState,
+  plan: CallPlan,
+  expectedDeliveries: number,
+): Promise<CallRun> {
+  const event = nextEvent(state);
+  loadScenario(state, plan.transport, {
+    rules: [
+      {
+        match: { method: 'hooks/intercept', fields: [{ path: 'call.id', equals: event.call.id }] },
+        behaviour: { kind: 'sequence', steps: plan.deliveries },
+      },
+    ],
+  });
+  const base = { transport: plan.transport, policy: 'fail-closed' } as HarnessCase;
+  const registration = caseRegistration(base, state.mocks.endpoints, plan.timeoutMs);
+  const backend = (registration.hooks as JsonObject[])[0] as JsonObject;
+  backend.subscriptions = plan.policies.map((policy) =>
+    interceptSubscription({ ...base, policy } as HarnessCase, plan.timeoutMs),
+  );
+  const configured = await state.client.configure({
+    registration,
+    ...(plan.retries === undefined ? {} : { retries: plan.retries }),
+  });
+  if (!configured.accepted)
+    throw new Error(`the harness refused a valid registration: ${JSON.stringify(configured.issues)}`);
+  const result = await state.client.invoke({ event });
+  const mock = mockOf(state, plan.transport);
+  const requestsNow = () =>
+    decodeFrames(mock.recordings({ type: 'inbound' })).filter(
+      (f) => f.callId === event.call.id && f.method === 'hooks/intercept',
+    );
+  // Stdio mocks record through the control server, possibly just after the driver answered.
+  await mock
+    .waitForDelivery(() => requestsNow().length >= expectedDeliveries, {
+      timeoutMs: state.margins.deliveryWaitMs,
+    })
+    .catch(() => undefined);
+  return { event, result, requests: requestsNow() };
+}
+
+/** Every way a run departs from the model's prediction (decision, synthetic flag, deliveries). */
+export function compareWithPrediction(run: CallRun, predicted: Prediction): string[] {
+  const problems: string[] = [];
+  if (run.result.decision !== predicted.decision) {
+    problems.push(
+      `the decision is "${run.result.decision}" where the seed's rules give "${predicted.decision}"`,
+    );
+  }
+  if (run.result.decision === 'deny' && run.result.synthetic !== predicted.synthetic) {
+    problems.push(
+      `the denial is ${run.result.synthetic ? 'synthetic' : 'explicit'} where the rules make it ${predicted.synthetic ? 'synthetic' : 'explicit'}`,
+    );
+  }
+  if (run.requests.length !== predicted.deliveries) {
+    problems.push(
+      `the mock received ${run.requests.length} request(s) where the rules give ${predicted.deliveries}`,
+    );
+  }
+  return problems;
+}
+
+/** A failed run: its problems, for fast-check to shrink and for the report. */
+export class PropertyRunFailure extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('; '));
+    this.name = 'PropertyRunFailure';
+  }
+}
+
+/** Asserts an async property with the suite's seed and runs; throws with the replay token on failure. */
+export async function assertProperty<T>(
+  state: FixtureState,
+  ctx: CaseContext,
+  arbitrary: fc.Arbitrary<T>,
+  run: (value: T) => Promise<string[]>,
+): Promise<void> {
+  const { seed, runs } = state.settings;
+  ctx.evidence({ seed, runs });
+  const details = await fc.check(
+    fc.asyncProperty(arbitrary, async (value) => {
+      const problems = await run(value);
+      if (problems.length > 0) throw new PropertyRunFailure(problems);
+    }),
+    { seed, numRuns: runs, endOnFailure: false },
+  );
+  if (!details.failed) return;
+  const counterexample = details.counterexample?.[0];
+  const error = details.errorInstance;
+  const replay = { seed: details.seed, path: details.counterexamplePath ?? '', runs: details.numRuns };
+  ctx.evidence({
+    replay,
+    counterexample: JSON.parse(JSON.stringify(counterexample ?? null)) as JsonValue,
+  });
+  const why = error instanceof Error ? error.message : String(error);
+  throw new Error(
+    `property failed after ${details.numRuns} run(s): ${why}\n` +
+      `counterexample: ${fc.stringify(counterexample)}\n` +
+      `replay: --seed ${details.seed} (fast-check path ${JSON.stringify(replay.path)})`,
+  );
+}
