@@ -38,9 +38,9 @@ export {
 export { MockSession, DeliveryTimeout, type RecordFilter, type WaitOptions } from './shells/session.js';
 export { startHttpMock, type HttpMock, type HttpMockOptions } from './shells/http-mock.js';
 export { mswHandlers, type MswHandlerOptions, type SessionSource } from './shells/msw-shell.js';
+export { STDIO_MAIN_PATH, type StdioEntryKind } from './control/stdio-entry.js';
 export {
   startMockControl,
-  STDIO_MAIN_PATH,
   type Lifecycle,
   type MockControl,
   type MockControlOptions,

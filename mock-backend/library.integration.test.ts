@@ -26,7 +26,8 @@ describe('library API', () => {
     for (let i = 0; i < 3; i++)
       statuses.push((await rawRequest(mock.url, { body: body('e') })).body.toString());
     const third = await mock.waitForDelivery((r) => r.attempt === 3, { timeoutMs: 5000 });
-    expect(mock.recordings({ eventId: third.eventId, type: 'inbound' })).toHaveLength(3);
+    expect(third.eventId).toBe('e');
+    expect(mock.recordings({ eventId: 'e', type: 'inbound' })).toHaveLength(3);
     expect(statuses.map((s) => Object.keys(JSON.parse(s) as object))).toEqual([
       ['jsonrpc', 'id', 'error'],
       ['jsonrpc', 'id', 'error'],
@@ -80,12 +81,11 @@ describe('library API', () => {
 
     const control = await startMockControl({ scenario: { rules: [] } });
     const command = control.stdioCommand({ lifecycle: 'per_event' });
+    // By default the entry is the bundled JS of stdio-main.ts (esbuild is installed with tsx).
     expect(command).toEqual({
       command: process.execPath,
       args: [
-        '--import',
-        expect.stringMatching(/^file:\/\/.*\/tsx\/dist\/loader\.mjs$/),
-        STDIO_MAIN_PATH,
+        expect.stringMatching(/ahp-mock-stdio-[0-9a-f]{16}[/\\]stdio-main\.mjs$/),
         '--control-url',
         control.url,
       ],
@@ -104,6 +104,16 @@ describe('library API', () => {
       { events: ['tool.before'], mode: 'observe', content: { default: 'metadata' } },
     ]);
     await control.close();
+
+    const viaTsx = await startMockControl({ scenario: { rules: [] }, stdioEntry: 'tsx' });
+    expect(viaTsx.stdioCommand().args).toEqual([
+      '--import',
+      expect.stringMatching(/^file:\/\/.*\/tsx\/dist\/loader\.mjs$/),
+      STDIO_MAIN_PATH,
+      '--control-url',
+      viaTsx.url,
+    ]);
+    await viaTsx.close();
   });
 
   it('rejects an invalid scenario with the parser sentence, and waitForDelivery times out with a count', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -128,7 +128,9 @@ describe('mock-backend command, in-process', () => {
       '{"rules":[{"behaviour":{"kind":"delay","ms":"soon","then":{"kind":"respond"}}}]}',
     );
     const f = fakeIo(['--http', '--scenario', 'bad.json'], { cwd: dir });
-    expect(await run(f.io)).toBe(2);
+    const code = await run(f.io);
+    rmSync(dir, { recursive: true, force: true });
+    expect(code).toBe(2);
     expect(f.err()).toBe(
       'ahp-conformance mock-backend: Scenario file bad.json is invalid at $.rules[0].behaviour.ms: expected a number, found "soon".\n',
     );

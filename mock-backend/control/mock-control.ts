@@ -2,8 +2,6 @@
  * The library's control server for stdio mocks: it owns the scenario, the engine state and the
  * recordings of every stdio mock process a harness spawns, and makes their command line.
  */
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Clock } from '../../protocol/clock.js';
 import type { JsonObject } from '../../protocol/json.js';
 import type { InboundRecord, RecordEntry, Scenario } from '../model.js';
@@ -12,6 +10,7 @@ import { startControlServer } from './control-server.js';
 import { ProcessRegistry, type ProcessInfo } from './process-registry.js';
 import { registrationDocument, type RegistrationOptions } from './registration-for.js';
 import { checkedScenario, controlScenarioValidator } from './scenario-check.js';
+import { stdioEntryArgs, type StdioEntryKind } from './stdio-entry.js';
 
 /** The lifecycle a stdio registration declares; the mock process behaves the same under both. */
 export type Lifecycle = 'persistent' | 'per_event';
@@ -29,6 +28,8 @@ export interface MockControlOptions {
   port?: number;
   host?: string;
   clock?: Clock;
+  /** How `stdioCommand` starts the entry: default `auto` (a bundled JS entry when esbuild is there, else tsx). */
+  stdioEntry?: StdioEntryKind;
 }
 
 /** A running control server with the helpers suites need. */
@@ -52,14 +53,6 @@ export interface MockControl {
   close(): Promise<void>;
 }
 
-/** Absolute path of the stdio mock entry. */
-export const STDIO_MAIN_PATH = fileURLToPath(new URL('../shells/stdio-main.ts', import.meta.url));
-
-/** `file:` URL of tsx's loader, so the command works whatever the child's working directory. */
-export function tsxLoaderUrl(): string {
-  return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-}
-
 /** Starts a control server on loopback. */
 export async function startMockControl(options: MockControlOptions): Promise<MockControl> {
   const session = new MockSession(
@@ -72,9 +65,16 @@ export async function startMockControl(options: MockControlOptions): Promise<Moc
     ...(options.port !== undefined ? { port: options.port } : {}),
     ...(options.host !== undefined ? { host: options.host } : {}),
   });
+  let entry: string[];
+  try {
+    entry = await stdioEntryArgs(options.stdioEntry ?? 'auto');
+  } catch (e) {
+    await server.close();
+    throw e;
+  }
   const stdioCommand = (o: { lifecycle?: Lifecycle } = {}) => ({
     command: process.execPath,
-    args: ['--import', tsxLoaderUrl(), STDIO_MAIN_PATH, '--control-url', server.url],
+    args: [...entry, '--control-url', server.url],
     lifecycle: o.lifecycle ?? 'persistent',
   });
   return {
