@@ -64,6 +64,11 @@ describe('mergeRepeats', () => {
     expect(merged[2]).toEqual(first[2]);
   });
 
+  it('ignores a case an extra run did not select (reported skipped there)', () => {
+    const first = [result('AHP-REG-001/c', 'pass')];
+    expect(mergeRepeats(first, [[result('AHP-REG-001/c', 'skipped')]])).toEqual(first);
+  });
+
   it('keeps a case that failed every time failed, with its verdict', () => {
     const merged = mergeRepeats([result('AHP-FAIL-002/a', 'fail')], [[result('AHP-FAIL-002/a', 'fail')]]);
     expect(merged[0]).toMatchObject({ status: 'fail', repeat: { verdict: 'fail', runs: 2 } });

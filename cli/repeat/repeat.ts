@@ -53,9 +53,11 @@ export function mergeRepeats(
   extra: readonly (readonly CaseResult[])[],
 ): CaseResult[] {
   return first.map((c) => {
-    const runs = [c, ...extra.map((run) => run.find((r) => r.name === c.name && r.file === c.file))].filter(
-      (r): r is CaseResult => r !== undefined,
-    );
+    // An extra run holds every case, those it did not select as skipped: only verdicts count.
+    const again = extra
+      .map((run) => run.find((r) => r.name === c.name && r.file === c.file))
+      .filter((r): r is CaseResult => r !== undefined && (r.status === 'pass' || r.status === 'fail'));
+    const runs = [c, ...again];
     if (runs.length < 2) return c;
     const summary = repeatVerdict(runs.map((r) => r.status));
     if (!summary) return c;

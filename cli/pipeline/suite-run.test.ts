@@ -1,0 +1,121 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../io.js';
+import { parseCommandLine } from '../options/resolve.js';
+import { parseXml } from '../report/test-support/xml.js';
+import { runSuite, suiteSettings, type SuiteRunPlan } from './suite-run.js';
+import { writeReports } from './write-reports.js';
+
+const INCLUDE = ['cli/pipeline/test-fixtures/*.conformance.ts'];
+// Each run starts vitest and a worker: seconds on a loaded 2-core machine, so be generous.
+const SLOW = { timeout: 180_000 };
+
+async function plan(args: string[]): Promise<SuiteRunPlan> {
+  const cwd = mkdtempSync(join(tmpdir(), 'ahp-pipeline-'));
+  writeFileSync(
+    join(cwd, 'kf.txt'),
+    [
+      'AHP-CORE-004/fixture/fails # identity bug, tracked',
+      'AHP-FAIL-001 # listed, but it passes: stale',
+      'AHP-AUTH-001 # no such case: unmatched',
+    ].join('\n'),
+  );
+  const { options } = await parseCommandLine(args, {}, { cwd, randomSeed: () => 77 });
+  return {
+    role: 'harness',
+    include: INCLUDE,
+    provide: { ahpSettings: suiteSettings(options), pipelineCounterDir: cwd },
+    options,
+    target: { kind: 'fixture' },
+    claim: { role: 'harness', bindings: ['stdio'], profiles: ['base'] },
+    version: '0.1.0',
+  };
+}
+
+const statusOf = (report: Awaited<ReturnType<typeof runSuite>>['report'], name: string) =>
+  report.requirements.flatMap((r) => r.cases).find((c) => c.name === name);
+
+describe('runSuite', () => {
+  it('runs every case and fails the run on a MUST failure', SLOW, async () => {
+    const seen: string[] = [];
+    const p = await plan([]);
+    const { report, exitCode } = await runSuite({ ...p, onCase: (c) => seen.push(c.name) });
+    expect(exitCode).toBe(1);
+    expect(report.summary).toMatchObject({ passed: 2, failed: 1, warnings: 1, untested: 1 });
+    expect(statusOf(report, 'AHP-CORE-004/fixture/fails')?.evidence).toBeDefined();
+    expect(report.seed).toBe(77);
+    expect(report.options).toMatchObject({ seed: 77, repeat: 1 });
+    expect(seen).toHaveLength(5);
+  });
+
+  it('runs only the selection, and repeats timing cases into a flaky verdict', SLOW, async () => {
+    const repeats: number[] = [];
+    const p = await plan(['--only', 'AHP-FAIL-002', 'AHP-FAIL-001', '--repeat', '3']);
+    const { report, exitCode } = await runSuite({ ...p, onRepeat: (run) => repeats.push(run) });
+    expect(repeats).toEqual([2, 3]);
+    expect(statusOf(report, 'AHP-FAIL-002/fixture/deadline-flaky')).toMatchObject({
+      status: 'fail',
+      note: 'flaky: passed 2 of 3 runs',
+      repeat: { runs: 3, passed: 2, failed: 1, verdict: 'flaky' },
+    });
+    // AHP-FAIL-001's case is not a timing case: run once.
+    expect(statusOf(report, 'AHP-FAIL-001/fixture/passes')?.repeat).toBeUndefined();
+    expect(statusOf(report, 'AHP-CORE-004/fixture/fails')).toMatchObject({
+      status: 'skipped',
+      note: 'not selected (--only/--skip)',
+    });
+    expect(exitCode).toBe(1);
+  });
+
+  it('tolerates listed failures but fails on stale and unmatched baseline entries', SLOW, async () => {
+    const p = await plan(['--known-failures', 'kf.txt', '--skip', 'AHP-FAIL-002']);
+    const { report, exitCode } = await runSuite(p);
+    expect(statusOf(report, 'AHP-CORE-004/fixture/fails')?.status).toBe('known-failure');
+    expect(report.summary.failed).toBe(0);
+    expect(report.baseline).toEqual({
+      file: 'kf.txt',
+      tolerated: 1,
+      stale: [{ case: 'AHP-FAIL-001/fixture/passes', pattern: 'AHP-FAIL-001', line: 2 }],
+      unmatched: [{ pattern: 'AHP-AUTH-001', line: 3 }],
+    });
+    expect(exitCode).toBe(1);
+  });
+
+  it('refuses a selector that matches no case before running anything', SLOW, async () => {
+    const p = await plan(['--only', 'AHP-AUTH-001']);
+    let ran = false;
+    const outcome = runSuite({
+      ...p,
+      runner: async () => {
+        ran = true;
+        return { cases: [], runErrors: [] };
+      },
+    });
+    await expect(outcome).rejects.toThrow(UsageError);
+    await expect(outcome).rejects.toThrow(/--only "AHP-AUTH-001" matches no case/);
+    expect(ran).toBe(false);
+  });
+});
+
+describe('writeReports', () => {
+  it('writes one file per file reporter, each readable', SLOW, async () => {
+    const p = await plan(['--reporter', 'console,json,junit,html']);
+    const { report } = await runSuite(p);
+    const written = await writeReports(report, p.options);
+    expect(written.map((f) => f.slice(p.options.outputDir.length + 1))).toEqual([
+      'report.json',
+      'junit.xml',
+      'report.html',
+    ]);
+    expect(JSON.parse(readFileSync(written[0] as string, 'utf8'))).toEqual(
+      JSON.parse(JSON.stringify(report)),
+    );
+    expect(parseXml(readFileSync(written[1] as string, 'utf8')).name).toBe('testsuites');
+    expect(parseXml(readFileSync(written[2] as string, 'utf8')).name).toBe('html');
+    await expect(writeReports(report, { ...p.options, reporters: ['markdown'] }, {})).rejects.toThrow(
+      /no renderer for the markdown reporter/,
+    );
+  });
+});

@@ -1,0 +1,136 @@
+import type { JsonValue } from '../../protocol/json.js';
+import type { SuiteSettings } from '../../suites/kit/case-meta.js';
+import { applyKnownFailures, type BaselineSummary } from '../known-failures/apply.js';
+import { optionsForReport, type ResolvedOptions } from '../options/resolve.js';
+import { isTimingCase, mergeRepeats } from '../repeat/repeat.js';
+import { buildReport, conformanceExitCode, type Claim, type Report } from '../report/report.js';
+import type { CaseResult } from '../runner/case-result.js';
+import {
+  runConformance,
+  type ConformanceRun,
+  type ConformanceRunOptions,
+} from '../runner/run-conformance.js';
+import { collectSources, type CollectedCase } from '../selection/collect.js';
+import { namePatternFor, selectCases } from '../selection/select.js';
+
+/** Everything a run needs besides the options: which suite, what it is given, what the report says. */
+export interface SuiteRunPlan {
+  role: 'harness' | 'backend';
+  /** Suite file globs, relative to the package root. */
+  include: string[];
+  /** Values for the suites (target, settings) through vitest's `provide`. */
+  provide: Record<string, unknown>;
+  options: ResolvedOptions;
+  /** What was tested, secrets redacted. */
+  target: JsonValue;
+  claim: Claim;
+  version: string;
+  /** Progress hooks (the console reporter). */
+  onCase?: (result: CaseResult) => void;
+  onFilesCollected?: (count: number) => void;
+  /** Called before each extra run of `--repeat`, with its number (2..N) and case count. */
+  onRepeat?: (run: number, of: number, cases: number) => void;
+  /** Wall clock for the report's start and duration; tests pass a fixed one. */
+  now?: () => number;
+  /** The runner; tests may wrap it. */
+  runner?: (options: ConformanceRunOptions) => Promise<ConformanceRun>;
+}
+
+/** The report of a run and its exit code (0 or 1). */
+export interface SuiteRunOutcome {
+  report: Report;
+  exitCode: 0 | 1;
+}
+
+/** The values the suites read through `inject('ahpSettings')`. */
+export function suiteSettings(options: ResolvedOptions): SuiteSettings {
+  return {
+    timeoutScale: options.timeoutScale,
+    seed: options.seed,
+    runs: options.runs,
+    protocolVersion: options.protocolVersion,
+  };
+}
+
+function notSelected(c: CaseResult, chosen: ReadonlySet<string> | undefined): CaseResult {
+  if (!chosen || chosen.has(c.name) || c.status !== 'skipped') return c;
+  return { ...c, note: 'not selected (--only/--skip)' };
+}
+
+/**
+ * Runs one suite under the resolved options: selection (`--only`/`--skip`, which first collects
+ * the cases without running them so a selector that matches nothing is an error), the run,
+ * `--repeat` for the timing cases that reached a verdict, the known-failures baseline, then the
+ * report and its exit code.
+ */
+export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
+  const now = plan.now ?? Date.now;
+  const runner = plan.runner ?? runConformance;
+  const started = now();
+  const { options } = plan;
+  let universe: CollectedCase[] | undefined;
+  let testNamePattern: string | undefined;
+  let chosen: Set<string> | undefined;
+  if (options.only.length > 0 || options.skip.length > 0) {
+    const collection = await collectSources([{ include: plan.include, provide: plan.provide }]);
+    if (collection.errors.length > 0) {
+      return finish(plan, started, now(), [], collection.errors, undefined);
+    }
+    universe = collection.cases;
+    const selected = selectCases(universe, { only: options.only, skip: options.skip });
+    chosen = new Set(selected.map((c) => c.name));
+    testNamePattern = namePatternFor([...chosen]);
+  }
+  const base: ConformanceRunOptions = { include: plan.include, provide: plan.provide };
+  const first = await runner({
+    ...base,
+    ...(testNamePattern !== undefined ? { testNamePattern } : {}),
+    ...(plan.onCase ? { onCase: plan.onCase } : {}),
+    ...(plan.onFilesCollected ? { onFilesCollected: plan.onFilesCollected } : {}),
+  });
+  let cases = first.cases.map((c) => notSelected(c, chosen));
+  const runErrors = [...first.runErrors];
+  const timing = cases.filter((c) => (c.status === 'pass' || c.status === 'fail') && isTimingCase(c));
+  if (options.repeat > 1 && timing.length > 0) {
+    const extra: CaseResult[][] = [];
+    for (let run = 2; run <= options.repeat; run++) {
+      plan.onRepeat?.(run, options.repeat, timing.length);
+      const again = await runner({ ...base, testNamePattern: namePatternFor(timing.map((c) => c.name)) });
+      extra.push(again.cases);
+      runErrors.push(...again.runErrors);
+    }
+    cases = mergeRepeats(cases, extra);
+  }
+  let baseline: BaselineSummary | undefined;
+  if (options.knownFailures) {
+    // Without a selection every case ran, so the run itself is the universe.
+    const applied = applyKnownFailures(cases, options.knownFailures, universe ?? cases);
+    cases = applied.cases;
+    baseline = applied.summary;
+  }
+  return finish(plan, started, now(), cases, runErrors, baseline);
+}
+
+function finish(
+  plan: SuiteRunPlan,
+  started: number,
+  ended: number,
+  cases: CaseResult[],
+  runErrors: string[],
+  baseline: BaselineSummary | undefined,
+): SuiteRunOutcome {
+  const report = buildReport({
+    version: plan.version,
+    role: plan.role,
+    target: plan.target,
+    claim: plan.claim,
+    seed: plan.options.seed,
+    startedAt: new Date(started).toISOString(),
+    durationMs: Math.max(0, Math.round(ended - started)),
+    cases,
+    runErrors,
+    options: optionsForReport(plan.options),
+    ...(baseline ? { baseline } : {}),
+  });
+  return { report, exitCode: conformanceExitCode(report, plan.options.strict) };
+}

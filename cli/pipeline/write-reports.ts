@@ -1,0 +1,46 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { renderHtml } from '../report/html.js';
+import { renderJunit } from '../report/junit.js';
+import type { Report } from '../report/report.js';
+import { REPORTER_FILES, type ReporterName } from '../options/schema.js';
+import type { ResolvedOptions } from '../options/resolve.js';
+
+/** Renders a report as one file's text. */
+export type FileRenderer = (report: Report, options: { strict: boolean }) => string;
+
+/** The file reporters; the console reporter prints while the run goes and writes no file. */
+export type FileReporterName = Exclude<ReporterName, 'console'>;
+
+/** The JSON report of DESIGN.md, pretty-printed. */
+export function renderJson(report: Report): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/** Renderers of the reporters this folder owns; markdown joins them from its own module. */
+export const BUILTIN_RENDERERS: Partial<Record<FileReporterName, FileRenderer>> = {
+  json: renderJson,
+  junit: renderJunit,
+  html: renderHtml,
+};
+
+/**
+ * Writes one file per requested file reporter into the output directory (already created and
+ * checked writable by the options parse) and returns the paths written, in reporter order.
+ */
+export async function writeReports(
+  report: Report,
+  options: Pick<ResolvedOptions, 'reporters' | 'outputDir' | 'strict'>,
+  renderers: Partial<Record<FileReporterName, FileRenderer>> = BUILTIN_RENDERERS,
+): Promise<string[]> {
+  const written: string[] = [];
+  for (const name of options.reporters) {
+    if (name === 'console') continue;
+    const render = renderers[name];
+    if (!render) throw new Error(`no renderer for the ${name} reporter`);
+    const path = join(options.outputDir, REPORTER_FILES[name]);
+    await writeFile(path, render(report, { strict: options.strict }));
+    written.push(path);
+  }
+  return written;
+}
