@@ -15,7 +15,7 @@ conformanceCase({ name: 'AHP-FAIL-001/fixture/passes', requirements: ['AHP-FAIL-
 conformanceCase({ name: 'AHP-FAIL-002/fixture/deadline-flaky', requirements: ['AHP-FAIL-002'] }, () => {
   if (counterDir === undefined) return;
   const file = join(counterDir, 'runs');
-  let count = 0;
+  let count: number;
   try {
     count = Number(readFileSync(file, 'utf8'));
   } catch {
