@@ -1,0 +1,104 @@
+/**
+ * Turns a probe table into conformance cases for the provided target: one vitest test per probe
+ * that applies to the target's binding, named `<ID>/transport:<binding>/<probe name>`.
+ */
+import { inject } from 'vitest';
+import { systemClock } from '../../protocol/clock.js';
+import type { JsonValue } from '../../protocol/json.js';
+import type { SuiteSettings } from '../kit/case-meta.js';
+import { conformanceCase } from '../kit/case.js';
+import type { Finding } from './judge.js';
+import { scaledMargins } from './margins.js';
+import { appliesTo, caseName, stepsFor, type Probe } from './probe.js';
+import { redactJson } from './redact.js';
+import { runSession, type SessionRun } from './session.js';
+import { bindingOf, secretsOf, type BackendTarget } from './target.js';
+import { judgeProbe, type Verdict } from './verdict.js';
+
+/** Reads the provided target and settings; throws a clear error when the CLI did not provide them. */
+export function providedTarget(): { target: BackendTarget; settings: SuiteSettings } {
+  const target = inject('ahpBackendTarget') as BackendTarget | undefined;
+  const settings = inject('ahpSettings') as SuiteSettings | undefined;
+  if (target === undefined || settings === undefined) {
+    throw new Error(
+      'the backend suites need a target: run them through `ahp-conformance backend`, which provides ahpBackendTarget and ahpSettings.',
+    );
+  }
+  return { target, settings };
+}
+
+function findingText(f: Finding): string {
+  return `step ${f.step}${f.requirement === undefined ? '' : ` [${f.requirement}]`}: ${f.message}`;
+}
+
+/** The evidence of a case: the verdict's findings and every frame exchanged, secrets redacted. */
+export function evidenceOf(
+  run: SessionRun,
+  verdict: Verdict,
+  secrets: readonly string[],
+): Record<string, JsonValue> {
+  const findings = verdict.status === 'pass' ? [] : verdict.findings.map(findingText);
+  const others = verdict.status === 'fail' ? verdict.others.map(findingText) : [];
+  return redactJson(
+    {
+      findings,
+      ...(others.length > 0 ? { otherFindings: others } : {}),
+      transcript: run.transcript as unknown as JsonValue,
+    },
+    secrets,
+  );
+}
+
+/**
+ * Sessions by their frames: probes that send the same frames judge the same run (one backend
+ * process, one set of exchanges), started by whichever of their cases runs first.
+ */
+const sessions = new Map<string, Promise<SessionRun>>();
+
+/** Declares one case per applicable probe. */
+export function declareProbes(probes: readonly Probe[]): void {
+  const { target, settings } = providedTarget();
+  const binding = bindingOf(target.endpoint);
+  const margins = scaledMargins(settings.timeoutScale);
+  const secrets = secretsOf(target);
+  for (const probe of probes) {
+    if (!appliesTo(probe, binding)) continue;
+    const steps = stepsFor(probe, target.denyInput !== undefined);
+    const perStep = target.deadlineMs + (binding === 'http' ? 0 : margins.spawnMs);
+    const budget =
+      steps.length * (perStep + margins.silenceWindowMs) + margins.killGraceMs + margins.caseSlackMs;
+    conformanceCase(
+      {
+        name: caseName(probe, binding),
+        requirements: [probe.requirement],
+        ...(probe.level === undefined ? {} : { level: probe.level }),
+        transports: [binding],
+        timeoutMs: budget,
+      },
+      async (ctx) => {
+        if (probe.needsDenyInput && target.denyInput === undefined) {
+          ctx.untested('no --deny-input was given, so the deny path cannot be exercised');
+        }
+        const frames = steps.map((s) => s.frame);
+        const key = JSON.stringify(frames);
+        let session = sessions.get(key);
+        if (!session) {
+          session = runSession(frames, {
+            target,
+            clock: systemClock,
+            silenceWindowMs: margins.silenceWindowMs,
+            killGraceMs: margins.killGraceMs,
+          });
+          sessions.set(key, session);
+        }
+        const run = await session;
+        const verdict = judgeProbe(probe, steps, run.observations, binding);
+        ctx.evidence(evidenceOf(run, verdict, secrets));
+        if (verdict.status === 'untested') ctx.untested(verdict.reason);
+        if (verdict.status === 'fail') {
+          throw new Error(verdict.findings.map(findingText).join('\n'));
+        }
+      },
+    );
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * The frames the backend suites send, built from small data specs. Every request gets fresh
+ * identities (an HTTP backend is shared by all cases of a run, so IDs are unique per run), except
+ * a `repeat`, which re-sends the exact bytes of an earlier frame (AHP-CORE-004).
+ */
+import { randomUUID } from 'node:crypto';
+import type { JsonObject } from '../../protocol/json.js';
+import { INTERCEPT_METHOD, OBSERVE_METHOD, PROTOCOL_VERSION } from '../../protocol/wire-types.js';
+
+/** Where an unknown field is added to an otherwise valid request (AHP-CORE-003). */
+export type UnknownFieldSite = 'params' | 'event' | 'session' | 'tool' | 'capabilities';
+
+/** One frame to send, as data. */
+export type FrameSpec =
+  | {
+      send: 'intercept';
+      /** `allow`: an input no sane policy denies; `deny`: the vendor's `--deny-input`. */
+      input: 'allow' | 'deny';
+      /** Adds an unknown field at each of these places. */
+      unknownFieldsAt?: readonly UnknownFieldSite[];
+      /** Overrides `params.protocolVersion` (an unsupported version). */
+      protocolVersion?: string;
+      /** Overrides `event.type` (an event the backend cannot handle). */
+      eventType?: string;
+    }
+  /** A request with a method AHP does not define. */
+  | { send: 'method'; method: string }
+  /** The exact bytes of an earlier step's frame (a duplicate delivery). */
+  | { send: 'repeat'; of: number }
+  /** A `hooks/observe` notification (no id: it gets no reply). */
+  | { send: 'observe' };
+
+/** A frame ready to write. */
+export interface BuiltFrame {
+  kind: 'request' | 'notification';
+  text: string;
+  /** The JSON-RPC id of a request. */
+  id?: string;
+}
+
+/** The tool input of the allow path: a read-only listing. */
+export const ALLOW_INPUT: JsonObject = { command: 'ls -la' };
+
+/** Names used for unknown fields: no AHP revision defines them. */
+export const UNKNOWN_FIELD = 'xConformanceUnknownField';
+export const UNKNOWN_FIELD_VALUE: JsonObject = { note: 'ignore me', nested: [1, 'two', { three: true }] };
+/** A protocol version no backend supports. */
+export const UNSUPPORTED_VERSION = '1900-01-01';
+/** An event type no AHP revision defines. */
+export const UNKNOWN_EVENT_TYPE = 'conformance.unknown';
+/** A method no AHP revision defines. */
+export const UNKNOWN_METHOD = 'hooks/conformanceUnknownMethod';
+
+/** Fresh identities and timestamps for one case. */
+export class FrameFactory {
+  private readonly nonce = randomUUID().slice(0, 8);
+  private counter = 0;
+  private readonly built: BuiltFrame[] = [];
+
+  constructor(
+    private readonly denyInput: JsonObject | undefined,
+    private readonly wallNow: () => number,
+  ) {}
+
+  /** Builds the frame of step `built.length`; `repeat` refers to an earlier step by index. */
+  build(spec: FrameSpec): BuiltFrame {
+    const frame = this.make(spec);
+    this.built.push(frame);
+    return frame;
+  }
+
+  private next(prefix: string): string {
+    this.counter += 1;
+    return `${prefix}_${this.nonce}_${this.counter}`;
+  }
+
+  private make(spec: FrameSpec): BuiltFrame {
+    switch (spec.send) {
+      case 'repeat': {
+        const earlier = this.built[spec.of];
+        if (!earlier) throw new Error(`repeat of step ${spec.of}, which has not been built`);
+        return earlier;
+      }
+      case 'method': {
+        const id = this.next('req');
+        const text = JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: spec.method,
+          params: { protocolVersion: PROTOCOL_VERSION },
+        });
+        return { kind: 'request', text, id };
+      }
+      case 'observe': {
+        const event = { ...this.toolEvent(ALLOW_INPUT), type: 'tool.after' } as JsonObject;
+        Object.assign(event, { outcome: 'ok', execution: { status: 'executed' }, items: [] });
+        const message = {
+          jsonrpc: '2.0',
+          method: OBSERVE_METHOD,
+          params: { protocolVersion: PROTOCOL_VERSION, event },
+        };
+        return { kind: 'notification', text: JSON.stringify(message) };
+      }
+      case 'intercept':
+        return this.intercept(spec);
+    }
+  }
+
+  private toolEvent(input: JsonObject): JsonObject {
+    return {
+      id: this.next('evt'),
+      source: `urn:ahp-conformance:backend-suite:${this.nonce}`,
+      type: 'tool.before',
+      time: new Date(this.wallNow()).toISOString(),
+      session: { id: `sess_${this.nonce}`, cwd: '/workspace' },
+      call: { id: this.next('call') },
+      tool: { name: 'Bash', kind: 'shell', origin: 'native', input },
+      path: 'native',
+    };
+  }
+
+  private intercept(spec: Extract<FrameSpec, { send: 'intercept' }>): BuiltFrame {
+    const input = spec.input === 'deny' ? this.denyInput : ALLOW_INPUT;
+    if (!input) throw new Error('a deny-path frame needs --deny-input');
+    const event = this.toolEvent(structuredClone(input));
+    if (spec.eventType !== undefined) event.type = spec.eventType;
+    const capabilities: JsonObject = { effects: ['deny'] };
+    const params: JsonObject = {
+      protocolVersion: spec.protocolVersion ?? PROTOCOL_VERSION,
+      event,
+      capabilities,
+    };
+    const holder: Record<UnknownFieldSite, JsonObject> = {
+      params,
+      event,
+      session: event.session as JsonObject,
+      tool: event.tool as JsonObject,
+      capabilities,
+    };
+    for (const site of spec.unknownFieldsAt ?? []) {
+      holder[site][UNKNOWN_FIELD] = structuredClone(UNKNOWN_FIELD_VALUE);
+    }
+    const id = event.id as string;
+    const text = JSON.stringify({ jsonrpc: '2.0', id, method: INTERCEPT_METHOD, params });
+    return { kind: 'request', text, id };
+  }
+}

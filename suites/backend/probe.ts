@@ -1,0 +1,95 @@
+/**
+ * The probe model: a backend case is data. A probe names its requirement, the frames it sends
+ * (each with a role), and how its verdict is derived; `verdict.ts` interprets it.
+ *
+ * Roles decide attribution, so that a backend with one defect fails exactly the requirement it
+ * breaks and the other cases say `untested` instead of failing for someone else's defect:
+ * - `baseline`: a plain request that must get a usable reply first; if it does not, the case
+ *   cannot judge anything and is `untested`, naming the requirement the failure belongs to.
+ * - `subject`: the reply is judged as it is; only findings of the probe's own requirement fail
+ *   the case, findings of other requirements leave it `untested`.
+ * - `variant`: sent after a baseline worked, so anything wrong with its reply is the probe's
+ *   requirement failing (output left over from before the step excepted).
+ */
+import type { RequirementLevel } from '../../protocol/requirements.js';
+import type { FrameSpec } from './frames.js';
+import type { BackendBinding } from './target.js';
+
+export type StepRole = 'baseline' | 'subject' | 'variant';
+
+/** What a reply must be: a decision for a valid tool.before, a JSON-RPC error, or nothing at all. */
+export type Expectation = 'decision' | 'error' | 'silence';
+
+export interface ProbeStep {
+  frame: FrameSpec;
+  role: StepRole;
+  expect: Expectation;
+  /** Only sent when the vendor gave `--deny-input` (never referenced by index: always last). */
+  ifDenyInput?: true;
+}
+
+/** A backend case, as data. */
+export interface Probe {
+  /** The requirement the case asserts; its name starts with it. */
+  requirement: string;
+  /** The path after `<requirement>/transport:<binding>/`. */
+  name: string;
+  /** Defaults to the catalogue level of the requirement; SHOULD for the recommended error codes. */
+  level?: RequirementLevel;
+  /** Where the probe applies; all bindings when absent. */
+  bindings?: readonly BackendBinding[];
+  /** The case is `untested` without `--deny-input`. */
+  needsDenyInput?: true;
+  steps: readonly ProbeStep[];
+  /** Pairs of step indexes whose decisions must be the same (duplicate delivery, unknown fields). */
+  sameDecision?: readonly (readonly [number, number])[];
+  /** The JSON-RPC error code the variant steps should carry (a SHOULD check beside the MUST one). */
+  errorCode?: number;
+  /** The subject steps must include a deny, else the deny path was not exercised (`untested`). */
+  requireDeny?: true;
+  /** Every request must be served by one process (persistent stdio survives a run). */
+  sameProcess?: true;
+  /** What the frames of an error probe stand for, in failure messages. */
+  what?: string;
+}
+
+/** Shorthands for the probe tables. */
+export const step = {
+  baseline: (frame: FrameSpec = { send: 'intercept', input: 'allow' }): ProbeStep => ({
+    frame,
+    role: 'baseline',
+    expect: 'decision',
+  }),
+  subject: (frame: FrameSpec, expect: Expectation = 'decision'): ProbeStep => ({
+    frame,
+    role: 'subject',
+    expect,
+  }),
+  variant: (frame: FrameSpec, expect: Expectation = 'decision'): ProbeStep => ({
+    frame,
+    role: 'variant',
+    expect,
+  }),
+  /** A subject deny-path request, sent only when `--deny-input` was given. */
+  denySubject: (): ProbeStep => ({
+    frame: { send: 'intercept', input: 'deny' },
+    role: 'subject',
+    expect: 'decision',
+    ifDenyInput: true,
+  }),
+};
+
+/** The steps a probe sends for a target with or without a deny input. */
+export function stepsFor(probe: Probe, hasDenyInput: boolean): ProbeStep[] {
+  return probe.steps.filter((s) => hasDenyInput || !s.ifDenyInput);
+}
+
+/** True when the probe applies to the binding. */
+export function appliesTo(probe: Probe, binding: BackendBinding): boolean {
+  return probe.bindings === undefined || probe.bindings.includes(binding);
+}
+
+/** The case name: `<requirement>/transport:<binding>/<name>`. */
+export function caseName(probe: Probe, binding: BackendBinding): string {
+  return `${probe.requirement}/transport:${binding}/${probe.name}`;
+}

@@ -1,0 +1,37 @@
+import { step, type Probe, type ProbeStep } from './probe.js';
+
+const ALLOW = { send: 'intercept', input: 'allow' } as const;
+
+/** Requests in a liveness run: enough to outlast a backend that degrades after a few replies. */
+export const LIVENESS_RUN = { persistent: 10, perEvent: 3, http: 10 } as const;
+
+function run(count: number): ProbeStep[] {
+  return [...Array.from({ length: count }, () => step.subject(ALLOW)), step.denySubject()];
+}
+
+/**
+ * Liveness (AHP-RPC-002: a request gets its reply): every request of a sequential run is answered
+ * within the deadline (`--deadline-ms`), and a persistent stdio backend serves the whole run from
+ * one process.
+ */
+export const LIVENESS_PROBES: readonly Probe[] = [
+  {
+    requirement: 'AHP-RPC-002',
+    name: `liveness/${LIVENESS_RUN.persistent}-sequential-requests-on-one-process-within-the-deadline`,
+    bindings: ['stdio-persistent'],
+    steps: run(LIVENESS_RUN.persistent),
+    sameProcess: true,
+  },
+  {
+    requirement: 'AHP-RPC-002',
+    name: `liveness/${LIVENESS_RUN.perEvent}-sequential-requests-within-the-deadline`,
+    bindings: ['stdio-per_event'],
+    steps: run(LIVENESS_RUN.perEvent),
+  },
+  {
+    requirement: 'AHP-RPC-002',
+    name: `liveness/${LIVENESS_RUN.http}-sequential-requests-within-the-deadline`,
+    bindings: ['http'],
+    steps: run(LIVENESS_RUN.http),
+  },
+];

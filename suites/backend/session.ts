@@ -1,0 +1,213 @@
+/**
+ * Runs the frames of one case against the backend under test through the reference harness's
+ * strict transports, and records what came back: one observation per step plus a transcript of
+ * every frame exchanged (secrets redacted), for the report's evidence.
+ */
+import type { Clock } from '../../protocol/clock.js';
+import {
+  bearerFromEnv,
+  createHttpTransport,
+  createPerEventStdioTransport,
+  createPersistentStdioTransport,
+} from '../../reference-harness/transports/index.js';
+import { FrameFactory, type BuiltFrame, type FrameSpec } from './frames.js';
+import { redactText } from './redact.js';
+import { secretsOf, type BackendEndpoint, type BackendTarget } from './target.js';
+
+// Types come from the transports' public entry (the harness's transport contract file is internal).
+export type BackendTransport = ReturnType<typeof createHttpTransport>;
+export type TransportReply = Awaited<ReturnType<BackendTransport['request']>>;
+export type NotifyOutcome = Awaited<ReturnType<BackendTransport['notify']>>;
+export type TransportFailure = Extract<TransportReply, { ok: false }>['failure'];
+
+/** What one request step saw. */
+export interface RequestObservation {
+  step: number;
+  kind: 'request';
+  frame: BuiltFrame;
+  reply: TransportReply;
+  elapsedMs: number;
+  /** PIDs the transport held right after the reply (stdio only). */
+  pids: number[];
+}
+
+/** What one notification step saw: the transport's outcome and every frame that came back. */
+export interface NotificationObservation {
+  step: number;
+  kind: 'notification';
+  frame: BuiltFrame;
+  /** per_event stdio is exercised through `request` so that its output is read, not dropped. */
+  via: 'request' | 'notify';
+  outcome: NotifyOutcome | TransportReply;
+  /** Bytes read from the backend after the notification, until the next step was sent. */
+  inFrames: Uint8Array[];
+}
+
+export type Observation = RequestObservation | NotificationObservation;
+
+/** One line of the transcript: a frame in either direction, or a note (a failure, a late reply). */
+export interface TranscriptEntry {
+  /** The step number, counted from 1. */
+  step: number;
+  atMs: number;
+  dir: 'out' | 'in' | 'note';
+  text: string;
+  /** Set when the bytes were not UTF-8: `text` is then their base64. */
+  encoding?: 'base64';
+  /** Set when the text was cut at `MAX_EVIDENCE_FRAME_CHARS`. */
+  truncated?: true;
+}
+
+export interface SessionRun {
+  observations: Observation[];
+  transcript: TranscriptEntry[];
+}
+
+export interface SessionOptions {
+  target: BackendTarget;
+  clock: Clock;
+  /** How long a stdio backend is watched for output after a notification. */
+  silenceWindowMs: number;
+  /** SIGTERM-to-SIGKILL grace when stdio processes are reaped. */
+  killGraceMs: number;
+}
+
+/** Longest frame text kept in evidence; longer frames are cut and marked. */
+export const MAX_EVIDENCE_FRAME_CHARS = 16_384;
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Builds the reference harness transport for an endpoint. */
+export function openTransport(
+  endpoint: BackendEndpoint,
+  clock: Clock,
+  killGraceMs: number,
+): BackendTransport {
+  if (endpoint.kind === 'http') {
+    const name = endpoint.bearerTokenEnv ?? 'AHP_CONFORMANCE_BEARER_TOKEN';
+    const auth =
+      endpoint.bearerToken === undefined ? undefined : bearerFromEnv(name, { [name]: endpoint.bearerToken });
+    return createHttpTransport({ url: endpoint.url, clock, ...(auth ? { auth } : {}) });
+  }
+  const options = {
+    command: endpoint.command,
+    args: endpoint.args,
+    cwd: endpoint.cwd,
+    env: endpoint.env,
+    clock,
+    killGraceMs,
+  };
+  return endpoint.lifecycle === 'persistent'
+    ? createPersistentStdioTransport(options)
+    : createPerEventStdioTransport(options);
+}
+
+/** Runs `fn` with a signal that aborts after `ms` on the injected clock. */
+async function withDeadline<T>(
+  clock: Clock,
+  ms: number,
+  fn: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const deadline = new AbortController();
+  const stop = new AbortController();
+  clock.sleep(ms, stop.signal).then(
+    () => deadline.abort(new Error(`no reply within the ${ms} ms deadline`)),
+    () => undefined,
+  );
+  try {
+    return await fn(deadline.signal);
+  } finally {
+    stop.abort();
+  }
+}
+
+/** Sends each step in order on one transport (one backend process for persistent stdio). */
+export async function runSession(specs: readonly FrameSpec[], options: SessionOptions): Promise<SessionRun> {
+  const { target, clock } = options;
+  const secrets = secretsOf(target);
+  const frames = new FrameFactory(target.denyInput, () => clock.wallNow());
+  const transport = openTransport(target.endpoint, clock, options.killGraceMs);
+  const started = clock.now();
+  const transcript: TranscriptEntry[] = [];
+  const observations: Observation[] = [];
+  // Transcript steps count from 1, as people read them; observations keep the step index.
+  const record = (index: number, dir: TranscriptEntry['dir'], bytes: Uint8Array | string) => {
+    const step = index + 1;
+    const atMs = Math.round((clock.now() - started) * 10) / 10;
+    let text: string;
+    let encoding: 'base64' | undefined;
+    if (typeof bytes === 'string') text = bytes;
+    else {
+      try {
+        text = strictUtf8.decode(bytes);
+      } catch {
+        text = Buffer.from(bytes).toString('base64');
+        encoding = 'base64';
+      }
+    }
+    text = redactText(text, secrets);
+    const cut = text.length > MAX_EVIDENCE_FRAME_CHARS;
+    transcript.push({
+      step,
+      atMs,
+      dir,
+      text: cut ? text.slice(0, MAX_EVIDENCE_FRAME_CHARS) : text,
+      ...(encoding ? { encoding } : {}),
+      ...(cut ? { truncated: true as const } : {}),
+    });
+  };
+  const note = (step: number, failure: { code: string; detail: string }) =>
+    record(step, 'note', `${failure.code}: ${failure.detail}`);
+
+  try {
+    for (const [step, spec] of specs.entries()) {
+      const frame = frames.build(spec);
+      const ctx = (signal: AbortSignal, inFrames?: Uint8Array[]) => ({
+        signal,
+        onFrame: (dir: 'out' | 'in', raw: Uint8Array) => {
+          record(step, dir, raw);
+          if (dir === 'in') inFrames?.push(raw);
+        },
+        onLateReply: (raw: Uint8Array) => {
+          record(step, 'note', 'a reply arrived after the deadline:');
+          record(step, 'in', raw);
+        },
+      });
+      if (frame.kind === 'request') {
+        const t0 = clock.now();
+        const reply = await withDeadline(clock, target.deadlineMs, (signal) =>
+          transport.request(frame.text, ctx(signal)),
+        );
+        if (!reply.ok) note(step, reply.failure);
+        observations.push({
+          step,
+          kind: 'request',
+          frame,
+          reply,
+          elapsedMs: Math.round(clock.now() - t0),
+          pids: transport.livePids(),
+        });
+        continue;
+      }
+      const inFrames: Uint8Array[] = [];
+      const via = transport.kind === 'stdio-per_event' ? 'request' : 'notify';
+      const outcome = await withDeadline(clock, target.deadlineMs, (signal) =>
+        via === 'request'
+          ? transport.request(frame.text, ctx(signal, inFrames))
+          : transport.notify(frame.text, ctx(signal, inFrames)),
+      );
+      if (transport.kind === 'stdio-persistent') {
+        // Output written in answer to a notification arrives while no request is outstanding:
+        // watch for it for a while (real time is unavoidable for a third-party process).
+        await clock.sleep(options.silenceWindowMs);
+      }
+      if (!outcome.ok) note(step, outcome.failure);
+      // The array stays live: output that arrives after the window, until the next step takes
+      // over the transport's idle output, still belongs to this notification.
+      observations.push({ step, kind: 'notification', frame, via, outcome, inFrames });
+    }
+  } finally {
+    await transport.close();
+  }
+  return { observations, transcript };
+}

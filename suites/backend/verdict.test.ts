@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { step, stepsFor, type Probe } from './probe.js';
+import { decision, DENY, failed, notified, rpcError } from './test-observations.js';
+import { decisionSignature, judgeProbe } from './verdict.js';
+
+const ALLOW = { send: 'intercept', input: 'allow' } as const;
+
+describe('probe verdicts', () => {
+  const wire: Probe = {
+    requirement: 'AHP-RPC-001',
+    name: 'w',
+    steps: [step.subject(ALLOW), step.subject(ALLOW)],
+  };
+
+  it('subject steps: own findings fail, findings of other requirements leave the case untested', () => {
+    expect(judgeProbe(wire, wire.steps, [decision(0, []), decision(1, [])], 'http').status).toBe('pass');
+    const own = judgeProbe(
+      wire,
+      wire.steps,
+      [decision(0, []), { ...decision(1, []), frame: { kind: 'request', text: '', id: 'zz' } }],
+      'http',
+    );
+    expect(own).toMatchObject({ status: 'fail', findings: [{ requirement: 'AHP-RPC-001', step: 2 }] });
+    const other = judgeProbe(
+      wire,
+      wire.steps,
+      [decision(0, []), decision(1, [], { protocolVersion: 'x' })],
+      'http',
+    );
+    expect(other.status).toBe('untested');
+    expect(other.status === 'untested' && other.reason).toMatch(
+      /^step 2 got no usable reply: .*judged under AHP-VER-001$/,
+    );
+  });
+
+  const dup: Probe = {
+    requirement: 'AHP-CORE-004',
+    name: 'd',
+    steps: [step.baseline(ALLOW), step.variant({ send: 'repeat', of: 0 })],
+    sameDecision: [[0, 1]],
+  };
+
+  it('a failed baseline makes the case untested; a failed variant fails it, naming the symptom', () => {
+    const blocked = judgeProbe(
+      dup,
+      dup.steps,
+      [failed(0, 'stdio.framing.not-json'), decision(1, [])],
+      'stdio-persistent',
+    );
+    expect(blocked).toMatchObject({ status: 'untested' });
+    const broken = judgeProbe(
+      dup,
+      dup.steps,
+      [decision(0, []), failed(1, 'stdio.exit-nonzero')],
+      'stdio-persistent',
+    );
+    expect(broken).toMatchObject({ status: 'fail', findings: [{ requirement: 'AHP-CORE-004', step: 2 }] });
+    expect(broken.status === 'fail' && broken.findings[0]?.message).toMatch(/\(AHP-STDIO-001 symptom\)$/);
+  });
+
+  it('output left over from before a variant does not fail the variant', () => {
+    const v = judgeProbe(
+      dup,
+      dup.steps,
+      [decision(0, []), failed(1, 'stdio.unsolicited-output')],
+      'stdio-persistent',
+    );
+    expect(v.status).toBe('untested');
+  });
+
+  it('compares decisions by effect types and deny codes', () => {
+    expect(decisionSignature([])).toBe('[]');
+    expect(decisionSignature([DENY])).toBe('deny(org.example.block)');
+    expect(decisionSignature([{ type: 'deny', reason: 'other words' }])).toBe('deny');
+    expect(
+      judgeProbe(dup, dup.steps, [decision(0, [DENY]), decision(1, [{ ...DENY, reason: 'again' }])], 'http')
+        .status,
+    ).toBe('pass');
+    const differs = judgeProbe(dup, dup.steps, [decision(0, []), decision(1, [DENY])], 'http');
+    expect(differs).toMatchObject({
+      status: 'fail',
+      findings: [{ message: 'step 2 was decided deny(org.example.block) but step 1 was decided []' }],
+    });
+  });
+
+  const errorMust: Probe = {
+    requirement: 'AHP-VER-001',
+    name: 'e',
+    steps: [step.baseline(ALLOW), step.variant(ALLOW, 'error'), step.variant(ALLOW)],
+    what: 'a bad version',
+  };
+  const errorShould: Probe = { ...errorMust, level: 'SHOULD', errorCode: -32001 };
+
+  it('defined errors: the MUST case wants an error and a working backend after it; the SHOULD case only the code', () => {
+    const good = [decision(0, []), rpcError(1, -32001), decision(2, [])];
+    expect(judgeProbe(errorMust, errorMust.steps, good, 'http').status).toBe('pass');
+    expect(judgeProbe(errorShould, errorShould.steps, good, 'http').status).toBe('pass');
+    const result = [decision(0, []), decision(1, []), decision(2, [])];
+    expect(judgeProbe(errorMust, errorMust.steps, result, 'http').status).toBe('fail');
+    expect(judgeProbe(errorShould, errorShould.steps, result, 'http').status).toBe('untested');
+    const generic = [decision(0, []), rpcError(1, -32603), decision(2, [])];
+    expect(judgeProbe(errorMust, errorMust.steps, generic, 'http').status).toBe('pass');
+    expect(judgeProbe(errorShould, errorShould.steps, generic, 'http')).toMatchObject({
+      status: 'fail',
+      findings: [{ message: 'a bad version got error code -32603; the recommended code is -32001' }],
+    });
+    const broke = [decision(0, []), rpcError(1, -32001), failed(2, 'http.connection-refused')];
+    expect(judgeProbe(errorMust, errorMust.steps, broke, 'http').status).toBe('fail');
+  });
+
+  it('notification silence is judged on the notification step, its follow-up as a variant', () => {
+    const probe: Probe = {
+      requirement: 'AHP-RPC-002',
+      name: 'n',
+      steps: [step.baseline(ALLOW), step.subject({ send: 'observe' }, 'silence'), step.variant(ALLOW)],
+    };
+    const quiet = [decision(0, []), notified(1, 'notify', { ok: true }), decision(2, [])];
+    expect(judgeProbe(probe, probe.steps, quiet, 'stdio-persistent').status).toBe('pass');
+    const loud = [
+      decision(0, []),
+      notified(1, 'notify', { ok: true }, ['{}']),
+      failed(2, 'stdio.unsolicited-output'),
+    ];
+    expect(judgeProbe(probe, probe.steps, loud, 'stdio-persistent')).toMatchObject({
+      status: 'fail',
+      findings: [{ requirement: 'AHP-RPC-002', step: 2 }],
+    });
+  });
+
+  it('a persistent run served by several processes fails only when every reply was clean', () => {
+    const probe: Probe = {
+      requirement: 'AHP-RPC-002',
+      name: 'l',
+      steps: [step.subject(ALLOW), step.subject(ALLOW)],
+      sameProcess: true,
+    };
+    const one = [decision(0, []), decision(1, [])];
+    expect(judgeProbe(probe, probe.steps, one, 'stdio-persistent').status).toBe('pass');
+    const replaced = [decision(0, []), { ...decision(1, []), pids: [200] }];
+    expect(judgeProbe(probe, probe.steps, replaced, 'stdio-persistent')).toMatchObject({
+      status: 'fail',
+      findings: [{ message: 'the persistent backend process was replaced during the run (PIDs 100, 200)' }],
+    });
+    expect(judgeProbe(probe, probe.steps, replaced, 'stdio-per_event').status).toBe('pass');
+    const afterFault = [failed(0, 'stdio.framing.not-json'), { ...decision(1, []), pids: [200] }];
+    expect(judgeProbe(probe, probe.steps, afterFault, 'stdio-persistent').status).toBe('untested');
+  });
+
+  it('a deny-path case is untested when the backend did not deny the deny input', () => {
+    const probe: Probe = {
+      requirement: 'AHP-DEC-001',
+      name: 'd',
+      needsDenyInput: true,
+      requireDeny: true,
+      steps: [step.subject(ALLOW), step.denySubject()],
+    };
+    expect(stepsFor(probe, false)).toHaveLength(1);
+    const steps = stepsFor(probe, true);
+    expect(judgeProbe(probe, steps, [decision(0, []), decision(1, [DENY])], 'http').status).toBe('pass');
+    expect(judgeProbe(probe, steps, [decision(0, []), decision(1, [])], 'http')).toMatchObject({
+      status: 'untested',
+      reason: 'the backend did not deny the --deny-input, so the deny path was not exercised',
+    });
+  });
+});
