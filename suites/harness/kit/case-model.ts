@@ -8,6 +8,7 @@ import type { JsonObject } from '../../../protocol/json.js';
 import type { RequirementLevel } from '../../../protocol/requirements.js';
 import type { Behaviour, ProcessSettings, Rule } from '../../../mock-backend/index.js';
 import type { DriverAuditOutcome, DriverCallEnding, InvokeResult, KnownFeature } from '../../driver/index.js';
+import type { Provoked } from './classify.js';
 import type { CaseRecords } from './wire-records.js';
 import type { HarnessTransport } from './timing.js';
 
@@ -16,6 +17,11 @@ export interface CaseStep {
   /** A short name for the step in problems and evidence (several steps in one case). */
   label?: string;
   behaviour: Behaviour;
+  /**
+   * What the behaviour means, for behaviours without a fixed meaning (`raw` bytes): the
+   * expectation is then derived from this instead of from the behaviour.
+   */
+  means?: Provoked;
   /**
    * Deliver `behaviour` late: the mock holds it until the case's deadline plus the late margin
    * has passed since the request arrived (the margin scales, so cases need no numbers).
@@ -113,7 +119,10 @@ export type ExpectOverride = Partial<Omit<Expected, 'audit'>> & { audit?: Partia
 /** What running one step produced. */
 export interface StepRun {
   index: number;
+  /** The event id the harness used (reported, else the suggested one). */
   eventId: string;
+  /** The event id the suite suggested. */
+  suggestedEventId: string;
   callId: string;
   expected: Expected;
   result: InvokeResult;
@@ -139,4 +148,6 @@ export interface CaseRunContext {
   waitForFrames(callId: string, method: string, count: number): Promise<void>;
   /** The mock's records of a call as they are now (stdio mocks may record after the driver answered). */
   recordsNow(callId: string): CaseRecords;
+  /** Ends the case as untested: the target cannot show what the check needs. */
+  untested(reason: string): never;
 }

@@ -139,6 +139,7 @@ export function deriveExpectation(testCase: HarnessCase, step: CaseStep, timeout
   const early = endpointFailure(testCase);
   const provoked =
     early ??
+    step.means ??
     classifyBehaviour(step.behaviour, { transport: testCase.transport, timeoutMs, late: step.late === true });
   const settled = settle(provoked, testCase.policy);
   const interrupted = interruption(step, provoked, timeoutMs);

@@ -60,7 +60,7 @@ export function useHarnessFixture(): HarnessFixture {
   let client: DriverClient | undefined;
   beforeAll(async () => {
     const { target, settings } = providedTarget();
-    const token = randomBytes(18).toString('base64url');
+    const token = target.token ?? randomBytes(18).toString('base64url');
     mocks = await startSuiteMocks();
     const started = await startDriver(
       target.command,

@@ -12,6 +12,8 @@ export interface HarnessTarget {
   env?: Record<string, string>;
   /** Working directory of the driver. */
   cwd?: string;
+  /** The bearer token put in the driver's environment (the CLI makes one so reports can redact it). */
+  token?: string;
 }
 
 /** The `provide` key of the harness target. */

@@ -88,6 +88,7 @@ async function runStep(
   const run: StepRun = {
     index,
     eventId: result.eventId ?? (event.id as string),
+    suggestedEventId: event.id as string,
     callId: event.call.id,
     expected,
     result,
@@ -120,6 +121,7 @@ export async function runCase(state: FixtureState, testCase: HarnessCase, ctx: C
   mock.setScenario(
     caseScenario(testCase, {
       callIds: events.map((e) => e.call.id),
+      eventIds: events.map((e) => e.id as string),
       timeoutMs,
       lateByMs: state.margins.lateByMs,
       token: state.token,
@@ -155,6 +157,7 @@ export async function runCase(state: FixtureState, testCase: HarnessCase, ctx: C
     stdioCommand: state.mocks.endpoints.stdio,
     runs: [],
     waitForFrames: (callId, method, count) => awaitDeliveries(state, testCase, callId, count, method),
+    untested: (reason) => ctx.untested(reason),
     recordsNow: (callId) =>
       recordsForCall(mockFor(state, testCase).recordings(), {
         callId,

@@ -7,10 +7,26 @@ import type { Behaviour, Rule, Scenario } from '../../../mock-backend/index.js';
 import type { HarnessCase } from './case-model.js';
 import type { CaseStep } from './case-model.js';
 
+/** In the text of a `raw` behaviour's chunks, replaced by the step's suggested event id. */
+export const EVENT_ID_PLACEHOLDER = '{{event.id}}';
+
+/** Fills the event id into `raw` chunks (exact reply bytes need the request id). */
+export function withEventId(behaviour: Behaviour, eventId: string): Behaviour {
+  if (behaviour.kind !== 'raw') return behaviour;
+  return {
+    ...behaviour,
+    chunks: behaviour.chunks.map((c) =>
+      'text' in c ? { ...c, text: c.text.split(EVENT_ID_PLACEHOLDER).join(eventId) } : c,
+    ),
+  };
+}
+
 /** Inputs of a case's scenario that are only known at run time. */
 export interface ScenarioInputs {
   /** The call id of each step, in order. */
   callIds: readonly string[];
+  /** The suggested event id of each step, in order. */
+  eventIds: readonly string[];
   timeoutMs: number;
   lateByMs: number;
   /** The bearer token the mock requires on every HTTP request of an auth case. */
@@ -41,7 +57,8 @@ function stepRule(
   callId: string,
   inputs: ScenarioInputs,
 ): Rule {
-  const own = keepPerEventHangAlive(step.behaviour, testCase, inputs.timeoutMs);
+  const filled = withEventId(step.behaviour, inputs.eventIds[index] as string);
+  const own = keepPerEventHangAlive(filled, testCase, inputs.timeoutMs);
   const behaviour = step.late
     ? { kind: 'delay' as const, ms: inputs.timeoutMs + inputs.lateByMs, then: own }
     : own;

@@ -1,0 +1,50 @@
+// AHP-CORE-001 / AHP-CORE-002: the claim the report states comes from the driver's `initialize`
+// (role harness, bindings, profiles); it must be one the suite can hold the harness to, and the
+// harness must really intercept a tool.before over every binding it claims.
+import { conformanceCase } from '../../kit/case.js';
+import type { HarnessCase } from '../kit/case-model.js';
+import { useHarnessFixture } from '../kit/fixture.js';
+import { runCase } from '../kit/run-case.js';
+import { inject } from 'vitest';
+import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
+import { claimFor, claimProblems, interceptionTransports } from './core-claim-rules.js';
+
+const fixture = useHarnessFixture();
+const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
+
+conformanceCase(
+  { name: 'AHP-CORE-001/claim-states-role-bindings-and-profiles', requirements: ['AHP-CORE-001'] },
+  (ctx) => {
+    const { info } = fixture.state;
+    ctx.evidence({ claim: claimFor(info) as never, implementation: info.implementation });
+    const problems = claimProblems(info);
+    if (problems.length > 0) throw new Error(problems.join('\n'));
+  },
+  scale,
+);
+
+conformanceCase(
+  {
+    name: 'AHP-CORE-002/base-and-tool-interception-over-every-claimed-binding',
+    requirements: ['AHP-CORE-002'],
+    transports: ['stdio-persistent', 'stdio-per_event', 'http'],
+  },
+  async (ctx) => {
+    const transports = interceptionTransports(fixture.state.info);
+    if (transports.length === 0) ctx.untested('the driver announces no transport feature for its bindings');
+    ctx.evidence({ exercised: transports });
+    for (const transport of transports) {
+      const probe: HarnessCase = {
+        name: `AHP-CORE-002/${transport}`,
+        requirements: ['AHP-CORE-002'],
+        transport,
+        policy: 'fail-closed',
+        label: `${transport}-deny`,
+        behaviour: { kind: 'deny', reason: 'Tool interception probe.' },
+        then: [{ label: `${transport}-empty`, behaviour: { kind: 'respond' } }],
+      };
+      await runCase(fixture.state, probe, ctx);
+    }
+  },
+  scale,
+);

@@ -1,0 +1,103 @@
+// AHP-CORE-003: unknown fields of the result envelope are ignored (the answer stands), while an
+// unknown field inside an effect rejects the whole response and the failure policy applies.
+import type { FailurePolicy } from '../../../protocol/failure-classes.js';
+import type { Behaviour } from '../../../mock-backend/index.js';
+import type { CaseCheck, CaseStep, HarnessCase } from '../kit/case-model.js';
+import { harnessCases } from '../kit/define.js';
+import { useHarnessFixture } from '../kit/fixture.js';
+import { EVENT_ID_PLACEHOLDER } from '../kit/scenario.js';
+import { HARNESS_TRANSPORTS, type HarnessTransport } from '../kit/timing.js';
+import { EXPLICIT_DENY_REASON, POLICIES } from './fail-matrix.js';
+
+/** Exact reply bytes with unknown members in `result` (the mock has no behaviour that adds them). */
+function replyWithUnknownFields(transport: HarnessTransport, effects: unknown[]): Behaviour {
+  const result = {
+    protocolVersion: 'draft',
+    effects,
+    decisionId: 'd-1234',
+    evaluatedBy: { engine: 'future-engine', version: 9 },
+    'dev.example.audit': true,
+  };
+  const text = JSON.stringify({ jsonrpc: '2.0', id: EVENT_ID_PLACEHOLDER, result });
+  return { kind: 'raw', chunks: [{ text: transport === 'http' ? text : `${text}\n` }] };
+}
+
+/** Exact bytes carry the suggested event id: a harness that picks its own cannot be judged here. */
+const usesSuggestedId: CaseCheck = {
+  name: 'suggested event id used',
+  run(run, context) {
+    const sent = run.records.requests[0]?.eventId;
+    if (sent !== undefined && sent !== run.suggestedEventId) {
+      return context.untested(
+        'the harness chose its own event id, so the mock cannot answer with exact bytes',
+      );
+    }
+    return [];
+  },
+};
+
+function ignoredCase(transport: HarnessTransport, policy: FailurePolicy): HarnessCase {
+  const deny = { type: 'deny', reason: EXPLICIT_DENY_REASON };
+  const steps: [CaseStep, ...CaseStep[]] = [
+    {
+      label: 'unknown-result-fields-with-deny',
+      behaviour: replyWithUnknownFields(transport, [deny]),
+      means: {
+        kind: 'deny',
+        reason: EXPLICIT_DENY_REASON,
+        because: 'a valid deny with unknown result fields',
+      },
+    },
+    {
+      label: 'unknown-result-fields-with-empty-effects',
+      behaviour: replyWithUnknownFields(transport, []),
+      means: { kind: 'answer', because: 'a valid empty effect list with unknown result fields' },
+    },
+    {
+      label: 'reverse-dns-result-extension',
+      behaviour: { kind: 'respond', extensions: { 'dev.example.trace': { id: 'abc' } } },
+    },
+  ];
+  const [first, ...rest] = steps;
+  return {
+    name: `AHP-CORE-003/transport:${transport}/policy:${policy}/unknown-result-fields-are-ignored`,
+    requirements: ['AHP-CORE-003'],
+    transport,
+    policy,
+    ...first,
+    then: rest,
+    checks: [usesSuggestedId],
+  };
+}
+
+function rejectedCase(transport: HarnessTransport, policy: FailurePolicy): HarnessCase {
+  return {
+    name: `AHP-CORE-003/transport:${transport}/policy:${policy}/unknown-effect-field-rejects-the-response`,
+    requirements: ['AHP-CORE-003', 'AHP-FAIL-001'],
+    transport,
+    policy,
+    label: 'deny-with-unknown-field',
+    behaviour: {
+      kind: 'respond',
+      effects: [{ type: 'deny', reason: EXPLICIT_DENY_REASON, severity: 'high' }],
+    },
+    then: [
+      {
+        // Atomic: the valid deny beside the bad member is not salvaged.
+        label: 'valid-deny-beside-a-bad-member',
+        behaviour: {
+          kind: 'respond',
+          effects: [
+            { type: 'deny', reason: EXPLICIT_DENY_REASON },
+            { type: 'deny', reason: 'second', ttlSeconds: 30 },
+          ],
+        },
+      },
+    ],
+  };
+}
+
+harnessCases(
+  useHarnessFixture(),
+  HARNESS_TRANSPORTS.flatMap((t) => POLICIES.flatMap((p) => [ignoredCase(t, p), rejectedCase(t, p)])),
+);
