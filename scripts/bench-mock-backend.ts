@@ -5,7 +5,10 @@
  *    reply and subtracts the delay (p50/p99; target p99 <= 3 ms) over stdio and HTTP.
  * 2. Round-trip overhead: an immediate reply from the mock against a raw NDJSON echo child and a
  *    raw node:http echo server, every server in its own process (target <= 1.2x).
- * Options: --n <round trips> (default 3000), --delays <n> (default 200), --delay-ms <ms> (default 20).
+ * 3. Spawn cost of a per_event stdio mock (spawn, one line, EOF, exit) for the bundled entry and
+ *    the tsx entry, against `node -e 0`.
+ * Options: --n <round trips> (default 3000), --delays <n> (default 200), --delay-ms <ms> (default 20),
+ * --spawns <n> (default 10).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
@@ -23,6 +26,7 @@ const option = (name: string, fallback: number): number => {
 const N = option('--n', 3000);
 const DELAYS = option('--delays', 200);
 const DELAY_MS = option('--delay-ms', 20);
+const SPAWNS = option('--spawns', 10);
 const WARM_UP = Math.min(1000, N);
 const BIN = fileURLToPath(new URL('../bin/ahp-conformance.mjs', import.meta.url));
 const TSX = ['--import', 'tsx'];
@@ -195,6 +199,36 @@ async function main(): Promise<void> {
     await httpControl.call('PUT', '/scenario', delayed);
     httpControl.close();
     row(`delay ${DELAY_MS} ms error, HTTP`, await delayError(httpMock));
+
+    // per_event spawn cost: each process gets one line, then EOF, and must exit 0.
+    const perEvent = async (argv: string[]) => {
+      const times: number[] = [];
+      for (let i = 0; i < SPAWNS; i++) {
+        const t0 = performance.now();
+        const child = spawn(process.execPath, argv, { stdio: ['pipe', 'ignore', 'inherit'] });
+        child.stdin.end(`${requestLine(i)}\n`);
+        await new Promise((r) => child.on('exit', r));
+        times.push(performance.now() - t0);
+      }
+      return stats(times);
+    };
+    control.setScenario(immediate);
+    const baseline = await perEvent(['-e', 'process.stdin.resume()']);
+    row('per_event spawn: node -e (baseline)', baseline);
+    const bundledEntry = await perEvent(control.stdioCommand().args);
+    row(
+      'per_event spawn: bundled entry (--control-url)',
+      bundledEntry,
+      `${(bundledEntry.p50 / baseline.p50).toFixed(2)}x node`,
+    );
+    const tsxControl = await startMockControl({ scenario: immediate, stdioEntry: 'tsx' });
+    const tsxEntry = await perEvent(tsxControl.stdioCommand().args);
+    row(
+      'per_event spawn: tsx entry (--control-url)',
+      tsxEntry,
+      `${(tsxEntry.p50 / baseline.p50).toFixed(2)}x node`,
+    );
+    await tsxControl.close();
     await control.close();
   } finally {
     for (const c of children) c.kill('SIGKILL');

@@ -13,21 +13,22 @@ function bodyless(status: number): boolean {
 }
 
 /**
- * The body length when the whole response is due at one instant (`head`, writes, `end`): it is
- * then sent with a Content-Length, the friendliest form for keep-alive clients. Anything spread
- * over time (a delayed chunk, a slow body, a hang, a reset) streams chunked instead.
+ * The whole body when the whole response is due at one instant (`head`, writes, `end`): it is
+ * then sent at once with a Content-Length, the friendliest form for keep-alive clients and one
+ * write on the socket. Anything spread over time (a delayed chunk, a slow body, a hang, a reset)
+ * streams chunked instead.
  */
-export function immediateLength(actions: readonly Action[]): number | undefined {
+export function immediateBody(actions: readonly Action[]): Buffer | undefined {
   const [first, ...rest] = actions;
   const last = actions[actions.length - 1];
   if (first?.type !== 'head' || last?.type !== 'end') return undefined;
-  let length = 0;
+  const parts: Uint8Array[] = [];
   for (const a of rest) {
     if (a.afterMs !== first.afterMs) return undefined;
-    if (a.type === 'write') length += a.bytes.length;
+    if (a.type === 'write') parts.push(a.bytes);
     else if (a.type !== 'end') return undefined;
   }
-  return length;
+  return Buffer.concat(parts);
 }
 
 /** Options of one response. */
@@ -46,15 +47,21 @@ export function respond(
   const stop = new AbortController();
   // The client went away (or we reset the socket): pending actions have nowhere to go.
   res.on('close', () => stop.abort());
-  const length = immediateLength(actions);
+  const whole = immediateBody(actions);
   let lastWrite: Promise<void> = Promise.resolve();
 
   const perform = (action: Action): void | Promise<void> => {
     switch (action.type) {
       case 'head': {
         const headers: Record<string, string | number> = { ...action.headers };
-        if (length !== undefined && !bodyless(action.status)) headers['content-length'] = length;
+        if (whole === undefined) {
+          res.writeHead(action.status, headers);
+          return;
+        }
+        // Head and body in one go; the writes and the end that follow find the response ended.
+        if (!bodyless(action.status)) headers['content-length'] = whole.length;
         res.writeHead(action.status, headers);
+        res.end(bodyless(action.status) ? undefined : whole);
         return;
       }
       case 'write':

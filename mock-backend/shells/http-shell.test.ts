@@ -2,13 +2,13 @@ import { request as httpRequest, Agent } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { interceptRequest } from '../engine-test-frames.js';
 import type { Action, Scenario } from '../model.js';
-import { immediateLength } from './http-responder.js';
+import { immediateBody } from './http-responder.js';
 import { startHttpShell, type HttpShell } from './http-shell.js';
 import { MockSession } from './session.js';
 import { rawRequest } from './test-support/raw-http.js';
 
 const body = (eventId: string) => JSON.stringify(interceptRequest({ eventId }));
-const bytes = (n: number) => new Uint8Array(n);
+const bytes = (n: number, fill = 0) => new Uint8Array(n).fill(fill);
 let shell: HttpShell | undefined;
 
 async function start(scenario: Scenario) {
@@ -22,23 +22,23 @@ afterEach(async () => {
   shell = undefined;
 });
 
-describe('immediateLength', () => {
-  it('is the body length when head, writes and end are due together, else undefined', () => {
+describe('immediateBody', () => {
+  it('is the whole body when head, writes and end are due together, else undefined', () => {
     const head: Action = { type: 'head', afterMs: 5, status: 200, headers: {} };
     expect(
-      immediateLength([
+      immediateBody([
         head,
-        { type: 'write', afterMs: 5, bytes: bytes(3) },
-        { type: 'write', afterMs: 5, bytes: bytes(4) },
+        { type: 'write', afterMs: 5, bytes: bytes(3, 1) },
+        { type: 'write', afterMs: 5, bytes: bytes(4, 2) },
         { type: 'end', afterMs: 5 },
       ]),
-    ).toBe(7);
-    expect(immediateLength([head, { type: 'end', afterMs: 5 }])).toBe(0);
+    ).toEqual(Buffer.from([1, 1, 1, 2, 2, 2, 2]));
+    expect(immediateBody([head, { type: 'end', afterMs: 5 }])).toEqual(Buffer.alloc(0));
     expect(
-      immediateLength([head, { type: 'write', afterMs: 9, bytes: bytes(3) }, { type: 'end', afterMs: 9 }]),
+      immediateBody([head, { type: 'write', afterMs: 9, bytes: bytes(3) }, { type: 'end', afterMs: 9 }]),
     ).toBeUndefined();
-    expect(immediateLength([head, { type: 'hang', afterMs: 5 }])).toBeUndefined();
-    expect(immediateLength([{ type: 'hang', afterMs: 0 }])).toBeUndefined();
+    expect(immediateBody([head, { type: 'hang', afterMs: 5 }])).toBeUndefined();
+    expect(immediateBody([{ type: 'hang', afterMs: 0 }])).toBeUndefined();
   });
 });
 

@@ -24,6 +24,9 @@ export function localLink(session: MockSession, events?: ProcessEvents): StdioLi
     step(frame) {
       return Promise.resolve(session.step(frame).actions);
     },
+    stepNow(frame) {
+      return session.step(frame).actions;
+    },
     exited(report) {
       events?.exited(pid, report);
       return Promise.resolve();

@@ -134,6 +134,37 @@ describe('stdio shell: persistent', () => {
   });
 });
 
+describe('stdio shell: asynchronous links', () => {
+  it('steps frames one at a time in arrival order even when the link answers out of order', async () => {
+    const session = new MockSession({ rules: [] });
+    const local = localLink(session);
+    const release: Array<() => void> = [];
+    const stepped: string[] = [];
+    const link: StdioLink = {
+      start: local.start,
+      exited: local.exited,
+      // A slow first answer: the second frame must not overtake it.
+      step: (frame) =>
+        new Promise((resolve) => {
+          const run = () => {
+            stepped.push(Buffer.from(frame.bytes).toString().slice(0, 60));
+            resolve(session.step(frame).actions);
+          };
+          if (release.length === 0 && stepped.length === 0) release.push(run);
+          else run();
+        }),
+    };
+    const proc = fakeProcess();
+    await runStdioMock(proc.host, link, { clock: new ManualClock(0) });
+    proc.host.stdin.write(line('a') + line('b'));
+    await new Promise((r) => setImmediate(r));
+    expect(stepped).toEqual([]);
+    release[0]?.();
+    await proc.out.until(() => proc.out.text() === empty('a') + empty('b'));
+    expect(session.deliveries().map((r) => r.eventId)).toEqual(['a', 'b']);
+  });
+});
+
 describe('stdio shell: per_event and process behaviour', () => {
   it('finishes pending actions after EOF, then exits 0', async () => {
     const m = await startMock({ rules: [{ behaviour: { kind: 'delay', ms: 10, then: { kind: 'deny' } } }] });
