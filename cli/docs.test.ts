@@ -1,0 +1,60 @@
+// The examples in docs/ are run through the code they describe, so a page cannot drift from the
+// product: scenarios load, built-in names exist, the baseline and config examples parse.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { builtinNames, parseScenarioText } from '../mock-backend/index.js';
+import { parseKnownFailures } from './known-failures/parse.js';
+import { parseCommandLine } from './options/resolve.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const doc = (name: string) => readFileSync(join(ROOT, 'docs', name), 'utf8');
+
+/** The fenced blocks of a Markdown page with their info string. */
+function blocks(markdown: string): { lang: string; body: string }[] {
+  return [...markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({
+    lang: m[1] ?? '',
+    body: m[2] ?? '',
+  }));
+}
+
+describe('docs/mock-backend.md', () => {
+  const page = doc('mock-backend.md');
+
+  it('shows scenarios that the mock loads', () => {
+    const scenarios = blocks(page).filter((b) => b.lang === 'json' && b.body.includes('"rules"'));
+    expect(scenarios.length).toBeGreaterThan(0);
+    for (const s of scenarios) expect(parseScenarioText(s.body, 'docs')).toMatchObject({ ok: true });
+  });
+
+  it('names only built-in scenarios that exist', () => {
+    const table = page.slice(page.indexOf('## Built-in scenarios'), page.indexOf('## Your own scenario'));
+    const named = [...table.matchAll(/`([a-z0-9-]+)`/g)].map((m) => m[1] as string);
+    expect(named.length).toBeGreaterThan(10);
+    const known = new Set(builtinNames());
+    expect(named.filter((n) => !known.has(n))).toEqual([]);
+  });
+});
+
+describe('docs/harness-authors.md', () => {
+  const page = doc('harness-authors.md');
+
+  it('shows a known-failures file that parses', () => {
+    const example = blocks(page).find((b) => b.body.startsWith('# known-failures.txt'));
+    const parsed = parseKnownFailures(example?.body ?? '', 'known-failures.txt');
+    expect(parsed).toMatchObject({ ok: true });
+    expect(parsed.ok && parsed.baseline.entries.length).toBe(2);
+  });
+
+  it('shows a config file that the options parse accepts', async () => {
+    const example = blocks(page).find((b) => b.lang === 'json' && b.body.includes('"reporters"'));
+    const dir = mkdtempSync(join(tmpdir(), 'ahp-docs-'));
+    writeFileSync(join(dir, 'ahp-conformance.json'), example?.body ?? '');
+    writeFileSync(join(dir, 'known-failures.txt'), 'AHPX-SYN-002 # example\n');
+    const { options } = await parseCommandLine(['--config', 'ahp-conformance.json'], {}, { cwd: dir });
+    expect(options).toMatchObject({ reporters: ['console', 'junit', 'markdown'], timeoutScale: 2 });
+    expect(options.knownFailures?.entries).toHaveLength(1);
+  });
+});
