@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// End-to-end checks too slow or too heavy for `npm test` (packing and installing the package);
+// `.ci/run` runs them as a step of their own.
+export default defineConfig({
+  test: {
+    include: ['scripts/**/*.e2e.ts'],
+    environment: 'node',
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
+  },
+});

@@ -1,0 +1,81 @@
+// The package as users get it: `npm pack`, install the tarball into an empty folder (offline:
+// every dependency is in the npm cache that `npm ci` filled), then run the installed bin.
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureBundles } from '../cli/bundles.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'ahp-pack-e2e-'));
+const app = join(work, 'app');
+let tarball = '';
+let packed: string[] = [];
+
+beforeAll(async () => {
+  await ensureBundles();
+  // --ignore-scripts: `prepare` would rebuild dist/ under other processes that run it; the
+  // bundles were just made fresh above, which is what `prepare` guarantees.
+  const pack = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+    cwd: ROOT,
+  });
+  const info = (JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[])[0];
+  if (!info) throw new Error('npm pack printed no package');
+  tarball = join(work, info.filename);
+  packed = info.files.map((f) => f.path);
+  await execa('mkdir', ['-p', app]);
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'empty-app', private: true, type: 'module' }),
+  );
+  await execa('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: app });
+});
+
+const bin = (args: string[]) =>
+  execa('npx', ['--no-install', 'ahp-conformance', ...args], { cwd: app, reject: false });
+
+describe('the packed package', () => {
+  it('ships what runs: bin, bundles, suites, the report schema and the docs, without unit tests', () => {
+    for (const file of [
+      'bin/ahp-conformance.mjs',
+      'dist/mock-stdio.mjs',
+      'dist/reference-driver.mjs',
+      'cli/report/report.schema.json',
+      'docs/harness-authors.md',
+      'README.md',
+    ]) {
+      expect(packed).toContain(file);
+    }
+    expect(packed.some((f) => /^suites\/harness\/.+\.conformance\.ts$/.test(f))).toBe(true);
+    expect(packed.some((f) => /^suites\/backend\/.+\.conformance\.ts$/.test(f))).toBe(true);
+    expect(packed.filter((f) => f.endsWith('.test.ts'))).toEqual([]);
+  });
+
+  it('installs what the suites need at run time as dependencies (vitest and vite included)', () => {
+    const installed = readdirSync(join(app, 'node_modules'));
+    for (const dep of ['vitest', 'vite', 'tsx', 'execa', 'msw', 'fast-check', 'json-rpc-2.0', 'zod']) {
+      expect(installed).toContain(dep);
+    }
+    expect(installed).not.toContain('typescript');
+    expect(installed).not.toContain('eslint');
+  });
+
+  it('runs the installed bin: version, list and validate', async () => {
+    const version = await bin(['--version']);
+    expect(version.exitCode).toBe(0);
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(version.stdout.trim()).toBe(pkg.version);
+    const list = await bin(['list', '--json']);
+    expect(list.exitCode).toBe(0);
+    const { cases } = JSON.parse(list.stdout) as { cases: { role: string }[] };
+    expect(cases.filter((c) => c.role === 'harness').length).toBeGreaterThan(0);
+    writeFileSync(
+      join(app, 'reply.json'),
+      '{"jsonrpc":"2.0","id":"e","result":{"protocolVersion":"draft","effects":[]}}',
+    );
+    const validate = await bin(['validate', 'reply.json']);
+    expect(validate.exitCode).toBe(0);
+  });
+});
