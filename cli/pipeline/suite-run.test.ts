@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -43,17 +43,26 @@ describe('runSuite', () => {
     const p = await plan([]);
     const { report, exitCode } = await runSuite({ ...p, onCase: (c) => seen.push(c.name) });
     expect(exitCode).toBe(1);
-    expect(report.summary).toMatchObject({ passed: 2, failed: 1, warnings: 1, untested: 1 });
+    expect(report.summary).toMatchObject({ passed: 3, failed: 1, warnings: 1, untested: 1 });
     expect(statusOf(report, 'AHP-CORE-004/fixture/fails')?.evidence).toBeDefined();
     expect(report.seed).toBe(77);
     expect(report.options).toMatchObject({ seed: 77, repeat: 1 });
-    expect(seen).toHaveLength(5);
+    expect(seen).toHaveLength(6);
+    // Without a selection every file runs (this is what the selection test relies on to see none did).
+    expect(existsSync(join(p.provide.pipelineCounterDir as string, 'other-started'))).toBe(true);
   });
 
   it('runs only the selection, and repeats timing cases into a flaky verdict', SLOW, async () => {
     const repeats: number[] = [];
     const p = await plan(['--only', 'AHP-FAIL-002', 'AHP-FAIL-001', '--repeat', '3']);
     const { report, exitCode } = await runSuite({ ...p, onRepeat: (run) => repeats.push(run) });
+    // The other file holds no selected case: it is not started, and its case is reported skipped.
+    const counterDir = p.provide.pipelineCounterDir as string;
+    expect(existsSync(join(counterDir, 'other-started'))).toBe(false);
+    expect(statusOf(report, 'AHP-STDIO-001/fixture/other-file')).toMatchObject({
+      status: 'skipped',
+      note: 'not selected (--only/--skip)',
+    });
     expect(repeats).toEqual([2, 3]);
     expect(statusOf(report, 'AHP-FAIL-002/fixture/deadline-flaky')).toMatchObject({
       status: 'fail',

@@ -52,9 +52,49 @@ export function suiteSettings(options: ResolvedOptions): SuiteSettings {
   };
 }
 
-function notSelected(c: CaseResult, chosen: ReadonlySet<string> | undefined): CaseResult {
-  if (!chosen || chosen.has(c.name) || c.status !== 'skipped') return c;
-  return { ...c, note: 'not selected (--only/--skip)' };
+const NOT_SELECTED = 'not selected (--only/--skip)';
+
+/** A collected case the selection left out, as the report shows it. */
+function unselected(c: CollectedCase): CaseResult {
+  return {
+    name: c.name,
+    file: c.file,
+    requirements: c.requirements,
+    level: c.level,
+    transports: c.transports,
+    profiles: c.profiles,
+    status: 'skipped',
+    durationMs: 0,
+    errors: [],
+    note: NOT_SELECTED,
+  };
+}
+
+/**
+ * Under a selection the run starts only the files holding chosen cases (each file costs a worker
+ * and its fixtures); every other collected case is reported skipped, so the report still lists
+ * the whole suite.
+ */
+function withUnselected(
+  ran: readonly CaseResult[],
+  universe: readonly CollectedCase[],
+  chosen: ReadonlySet<string>,
+): CaseResult[] {
+  const key = (c: { file: string; name: string }) => `${c.file}\0${c.name}`;
+  const results = new Map(ran.map((c) => [key(c), c]));
+  const ordered = universe.map((c) => {
+    const result = results.get(key(c));
+    results.delete(key(c));
+    if (!result) return unselected(c);
+    return chosen.has(c.name) || result.status !== 'skipped' ? result : { ...result, note: NOT_SELECTED };
+  });
+  // A case the run saw but collection did not (declared only at run time) keeps its result.
+  return [...ordered, ...results.values()];
+}
+
+/** The files holding these cases: a run over them alone skips worker starts for the rest. */
+function filesOf(cases: readonly { file: string }[]): string[] {
+  return [...new Set(cases.map((c) => c.file))];
 }
 
 /**
@@ -84,18 +124,23 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
   const base: ConformanceRunOptions = { include: plan.include, provide: plan.provide };
   const first = await runner({
     ...base,
+    ...(universe && chosen ? { include: filesOf(universe.filter((c) => chosen.has(c.name))) } : {}),
     ...(testNamePattern !== undefined ? { testNamePattern } : {}),
     ...(plan.onCase ? { onCase: plan.onCase } : {}),
     ...(plan.onFilesCollected ? { onFilesCollected: plan.onFilesCollected } : {}),
   });
-  let cases = first.cases.map((c) => notSelected(c, chosen));
+  let cases = universe && chosen ? withUnselected(first.cases, universe, chosen) : first.cases;
   const runErrors = [...first.runErrors];
   const timing = cases.filter((c) => (c.status === 'pass' || c.status === 'fail') && isTimingCase(c));
   if (options.repeat > 1 && timing.length > 0) {
     const extra: CaseResult[][] = [];
     for (let run = 2; run <= options.repeat; run++) {
       plan.onRepeat?.(run, options.repeat, timing.length);
-      const again = await runner({ ...base, testNamePattern: namePatternFor(timing.map((c) => c.name)) });
+      const again = await runner({
+        ...base,
+        include: filesOf(timing),
+        testNamePattern: namePatternFor(timing.map((c) => c.name)),
+      });
       extra.push(again.cases);
       runErrors.push(...again.runErrors);
     }
