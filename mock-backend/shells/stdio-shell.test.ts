@@ -165,6 +165,35 @@ describe('stdio shell: asynchronous links', () => {
   });
 });
 
+describe('stdio shell: in-process links', () => {
+  it('steps synchronously once started, and queues frames that arrive before the start completes', async () => {
+    const session = new MockSession({ rules: [] });
+    const local = localLink(session);
+    const calls: string[] = [];
+    let finishStart!: () => void;
+    const gate = new Promise<void>((r) => (finishStart = r));
+    const link: StdioLink = {
+      start: async (context) => {
+        await gate;
+        return local.start(context);
+      },
+      exited: local.exited,
+      step: (frame) => (calls.push('step'), local.step(frame)),
+      stepNow: (frame) => (calls.push('stepNow'), local.stepNow?.(frame) ?? []),
+    };
+    const proc = fakeProcess();
+    const running = runStdioMock(proc.host, link, { clock: new ManualClock(0) });
+    proc.host.stdin.write(line('early'));
+    await new Promise((r) => setImmediate(r));
+    finishStart();
+    await running;
+    await proc.out.until(() => proc.out.text() === empty('early'));
+    proc.host.stdin.write(line('late'));
+    await proc.out.until(() => proc.out.text() === empty('early') + empty('late'));
+    expect(calls).toEqual(['step', 'stepNow']);
+  });
+});
+
 describe('stdio shell: per_event and process behaviour', () => {
   it('finishes pending actions after EOF, then exits 0', async () => {
     const m = await startMock({ rules: [{ behaviour: { kind: 'delay', ms: 10, then: { kind: 'deny' } } }] });

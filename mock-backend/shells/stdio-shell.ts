@@ -112,6 +112,7 @@ class StdioShell {
           arrival: at.monotonic,
           perform: (a) => this.perform(a),
         });
+        this.started = true;
       },
       (e: unknown) => {
         this.log(`mock-backend: cannot start: ${describe(e)}`);
