@@ -1,7 +1,8 @@
+import { harnessCommand } from './harness.js';
 import { listCommand } from './list.js';
 import { mockBackendCommand } from './mock-backend.js';
 import type { Command } from './registry.js';
 import { validateCommand } from './validate.js';
 
 /** Every subcommand, in the order `--help` lists them. */
-export const COMMANDS: readonly Command[] = [mockBackendCommand, validateCommand, listCommand];
+export const COMMANDS: readonly Command[] = [harnessCommand, mockBackendCommand, validateCommand, listCommand];

@@ -1,0 +1,202 @@
+/**
+ * `ahp-conformance harness [-- <driver command> [args...]]`: runs the harness suite against a
+ * harness through its driver (harness driver protocol v1); with no command, against the bundled
+ * reference harness. The driver is started once first: if it cannot start or initialize, the run
+ * stops with exit 3 and one sentence; its `initialize` also gives the report's claim.
+ */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { JsonValue } from '../../protocol/json.js';
+import {
+  DriverProtocolError,
+  DriverUnavailableError,
+  startDriver,
+  type InitializeResult,
+} from '../../suites/driver/index.js';
+import { claimFor } from '../../suites/harness/families/core-claim-rules.js';
+import { SUITE_VERSION } from '../../suites/harness/kit/fixture.js';
+import type { HarnessTarget } from '../../suites/harness/kit/provided.js';
+import { ensureBundles } from '../bundles.js';
+import { createConsoleProgress } from '../console/progress.js';
+import { renderConsoleSummary } from '../console/summary.js';
+import { EXIT, TargetError, writeLine, type CliIo } from '../io.js';
+import { COMMON_HELP, parseCommandLine, type ResolvedOptions } from '../options/resolve.js';
+import { runSuite, suiteSettings, type SuiteRunOutcome, type SuiteRunPlan } from '../pipeline/suite-run.js';
+import {
+  BUILTIN_RENDERERS,
+  writeReports,
+  type FileRenderer,
+  type FileReporterName,
+} from '../pipeline/write-reports.js';
+import { renderJsonReport } from '../report/json-writer.js';
+import { renderMarkdown } from '../report/markdown.js';
+import { PACKAGE_ROOT, runConformance } from '../runner/run-conformance.js';
+import { SUITE_GLOBS } from '../selection/collect.js';
+import type { Command } from './registry.js';
+
+const HELP = `Usage: ahp-conformance harness [options] [-- <driver command> [args...]]
+
+Runs the harness conformance suite: every harness-side AHP requirement, checked against a
+programmable misbehaving mock backend, through a driver that wraps the harness under test
+(docs/driver-protocol.md). With no command, the bundled reference harness is the target.
+
+Examples:
+  ahp-conformance harness
+  ahp-conformance harness --reporter console --reporter json --output-dir reports -- node my-driver.mjs
+
+${COMMON_HELP}
+
+Exit codes: 0 no MUST failed, 1 conformance failures, 2 usage or configuration error,
+3 the driver could not be started or initialized.`;
+
+/** The bundled reference harness's driver: what `harness` runs with no command. */
+export function referenceDriverCommand(): string[] {
+  return [process.execPath, join(PACKAGE_ROOT, 'bin', 'ahp-reference-driver.mjs')];
+}
+
+const SECRET_NAME = /(token|secret|password|passwd|api[-_]?key|credential|auth)/i;
+
+/**
+ * The driver command as the report shows it: values of secret-looking flags (`--token x`,
+ * `--api-key=x`, `TOKEN=x`), bearer values and URL credentials replaced by `<redacted>`.
+ */
+export function redactCommand(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const eq = arg.indexOf('=');
+    if (eq > 0 && SECRET_NAME.test(arg.slice(0, eq))) {
+      out.push(`${arg.slice(0, eq)}=<redacted>`);
+      continue;
+    }
+    if (arg.startsWith('-') && SECRET_NAME.test(arg) && i + 1 < argv.length) {
+      out.push(arg, '<redacted>');
+      i++;
+      continue;
+    }
+    out.push(
+      arg.replace(/\b(Bearer)\s+\S+/gi, '$1 <redacted>').replace(/(\w+:\/\/)[^/@\s]+@/g, '$1<redacted>@'),
+    );
+  }
+  return out;
+}
+
+/** Starts the driver once, initializes it, and shuts it down: the claim, or exit 3 in one sentence. */
+export async function preflightDriver(
+  command: readonly string[],
+  io: Pick<CliIo, 'env' | 'cwd'>,
+  options: Pick<ResolvedOptions, 'timeoutScale' | 'protocolVersion'>,
+): Promise<InitializeResult> {
+  try {
+    const { client, info } = await startDriver(
+      command,
+      { protocolVersion: options.protocolVersion, suiteVersion: SUITE_VERSION },
+      { timeoutScale: options.timeoutScale, env: { ...io.env }, cwd: io.cwd },
+    );
+    await client.close().catch(() => undefined);
+    await client.dispose();
+    return info;
+  } catch (error) {
+    if (error instanceof DriverUnavailableError || error instanceof DriverProtocolError) {
+      throw new TargetError(error.message);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Suite files run in parallel. Most of a case's time is spent waiting (deadlines, backend
+ * processes booting), not computing, so more files than cores keep a 2-core machine busy; each
+ * file holds one driver and its mocks.
+ */
+export const HARNESS_MAX_WORKERS = 4;
+
+/** The report renderers: the JSON report redacts the run's bearer token wherever it appears. */
+function renderers(secrets: readonly string[]): Partial<Record<FileReporterName, FileRenderer>> {
+  return {
+    ...BUILTIN_RENDERERS,
+    json: (report) => renderJsonReport(report, secrets),
+    markdown: (report, o) => renderMarkdown(report, o),
+  };
+}
+
+/** What a harness run hands the pipeline, given the preflight's answer. */
+export function harnessPlan(
+  command: readonly string[],
+  info: InitializeResult,
+  io: Pick<CliIo, 'env' | 'cwd'>,
+  options: ResolvedOptions,
+  token: string,
+): SuiteRunPlan {
+  const label = redactCommand(command).join(' ');
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(io.env)) if (v !== undefined) env[k] = v;
+  const target: HarnessTarget = { kind: 'driver', command: [...command], label, env, cwd: io.cwd, token };
+  const reported: JsonValue = {
+    kind: 'driver',
+    command: redactCommand(command),
+    implementation: info.implementation,
+    protocolVersions: info.protocolVersions,
+    bindings: info.bindings,
+    features: info.features as JsonValue,
+  };
+  return {
+    role: 'harness',
+    include: [SUITE_GLOBS.harness],
+    provide: { ahpHarnessTarget: target, ahpSettings: suiteSettings(options) },
+    options,
+    target: reported,
+    claim: claimFor(info),
+    version: SUITE_VERSION,
+    runner: (o) => runConformance({ ...o, maxWorkers: HARNESS_MAX_WORKERS }),
+  };
+}
+
+async function runHarness(args: readonly string[], io: CliIo): Promise<number> {
+  const { options, trailing } = await parseCommandLine(
+    args,
+    {
+      trailing: {
+        name: 'driver command',
+        example: '-- node my-driver.mjs',
+        whenAbsent: 'leave "--" out to test the bundled reference harness',
+      },
+    },
+    { cwd: io.cwd },
+  );
+  const command = trailing ?? referenceDriverCommand();
+  const console = options.reporters.includes('console');
+  await ensureBundles();
+  const label = redactCommand(command).join(' ');
+  writeLine(
+    io.stdout,
+    `ahp-conformance harness: target ${trailing ? label : 'the bundled reference harness'}`,
+  );
+  writeLine(io.stdout, `Seed ${options.seed} (replay with --seed ${options.seed}).`);
+  const info = await preflightDriver(command, io, options);
+  writeLine(
+    io.stdout,
+    `Driver: ${info.implementation.name} ${info.implementation.version}; bindings ${info.bindings.join(', ') || 'none'}.`,
+  );
+  const token = randomBytes(18).toString('base64url');
+  const plan = harnessPlan(command, info, io, options, token);
+  const progress = console ? createConsoleProgress(io.stdout, 'Running the harness suite') : undefined;
+  const outcome: SuiteRunOutcome = await runSuite({
+    ...plan,
+    ...(progress
+      ? { onCase: (c) => progress.onCase(c), onFilesCollected: (n) => progress.onFilesCollected(n) }
+      : {}),
+  });
+  const files = await writeReports(outcome.report, options, renderers([token]));
+  if (console) writeLine(io.stdout, renderConsoleSummary(outcome.report, { strict: options.strict, files }));
+  else for (const file of files) writeLine(io.stdout, `Report: ${file}`);
+  return outcome.exitCode === 0 ? EXIT.ok : EXIT.conformanceFailure;
+}
+
+/** The `harness` subcommand. */
+export const harnessCommand: Command = {
+  name: 'harness',
+  summary: 'run the harness suite against a driver (default: the bundled reference harness)',
+  help: HELP,
+  run: runHarness,
+};

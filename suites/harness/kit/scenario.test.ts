@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import type { HarnessCase } from './case-model.js';
+import {
+  caseRegistration,
+  CASE_BACKEND_ID,
+  MISSING_TOKEN_ENV,
+  OBSERVER_BACKEND_ID,
+  TOKEN_ENV,
+  UNLAUNCHABLE_COMMAND,
+} from './registration.js';
+import { caseScenario, EVENT_ID_PLACEHOLDER } from './scenario.js';
+
+const base: HarnessCase = {
+  name: 'AHP-FAIL-001/x',
+  requirements: ['AHP-FAIL-001'],
+  transport: 'stdio-per_event',
+  policy: 'fail-open',
+  behaviour: { kind: 'hang' },
+  then: [
+    { behaviour: { kind: 'respond' }, late: true },
+    { behaviour: { kind: 'raw', chunks: [{ text: `id=${EVENT_ID_PLACEHOLDER}` }] } },
+  ],
+};
+const inputs = {
+  callIds: ['c1', 'c2', 'c3'],
+  eventIds: ['e1', 'e2', 'e3'],
+  timeoutMs: 400,
+  lateByMs: 300,
+  token: 'tok',
+};
+const endpoints = {
+  stdio: ['node', 'mock.mjs', '--control-url', 'http://127.0.0.1:1/'],
+  httpUrl: 'http://127.0.0.1:2/',
+  refusedUrl: 'http://127.0.0.1:3/ahp',
+};
+
+describe('caseScenario', () => {
+  it('answers each call by its call id, late steps delayed past the deadline, raw bytes with the event id', () => {
+    const s = caseScenario(base, inputs);
+    expect(s.rules.map((r) => r.match?.fields?.[0])).toEqual([
+      { path: 'call.id', equals: 'c1' },
+      { path: 'call.id', equals: 'c2' },
+      { path: 'call.id', equals: 'c3' },
+    ]);
+    // A per_event hang is held behind a delay so the process stays up until the harness kills it.
+    expect(s.rules[0]?.behaviour).toMatchObject({ kind: 'delay', then: { kind: 'hang' } });
+    expect(s.rules[1]?.behaviour).toEqual({ kind: 'delay', ms: 700, then: { kind: 'respond' } });
+    expect(s.rules[2]?.behaviour).toEqual({ kind: 'raw', chunks: [{ text: 'id=e3' }] });
+  });
+
+  it('puts the observe rule and the required token in place', () => {
+    const s = caseScenario(
+      {
+        ...base,
+        transport: 'http',
+        auth: 'token',
+        observe: { behaviour: { kind: 'http-status', status: 500 } },
+      },
+      inputs,
+    );
+    expect(s.rules[0]).toMatchObject({ match: { message: 'notification', method: 'hooks/observe' } });
+    expect(s.rules[1]?.behaviour).toEqual({ kind: 'hang' });
+    expect(s.http).toEqual({ requireBearer: { token: 'tok' } });
+  });
+});
+
+describe('caseRegistration', () => {
+  it('registers the mock with an explicit policy and deadline', () => {
+    const doc = caseRegistration(base, endpoints, 400) as { hooks: Array<Record<string, unknown>> };
+    expect(doc.hooks).toEqual([
+      {
+        id: CASE_BACKEND_ID,
+        transport: {
+          type: 'stdio',
+          command: 'node',
+          args: ['mock.mjs', '--control-url', 'http://127.0.0.1:1/'],
+          lifecycle: 'per_event',
+        },
+        subscriptions: [
+          {
+            events: ['tool.before'],
+            mode: 'intercept',
+            timeoutMs: 400,
+            failurePolicy: 'fail-open',
+            content: { default: 'metadata' },
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('patches, observes, authenticates and points at failing endpoints', () => {
+    const doc = caseRegistration(
+      {
+        ...base,
+        transport: 'http',
+        endpoint: 'refused',
+        auth: 'missing-token',
+        subscription: { omit: ['failurePolicy'] },
+        observe: { behaviour: { kind: 'silent' } },
+      },
+      endpoints,
+      400,
+    ) as {
+      hooks: Array<{ id: string; transport: unknown; authentication: unknown; subscriptions: unknown[] }>;
+    };
+    expect(doc.hooks.map((h) => h.id)).toEqual([CASE_BACKEND_ID, OBSERVER_BACKEND_ID]);
+    expect(doc.hooks[0]?.transport).toEqual({ type: 'http', url: 'http://127.0.0.1:3/ahp' });
+    expect(doc.hooks[0]?.authentication).toEqual({ type: 'bearer', tokenEnv: MISSING_TOKEN_ENV });
+    expect(doc.hooks[0]?.subscriptions[0]).not.toHaveProperty('failurePolicy');
+    expect(doc.hooks[1]?.subscriptions[0]).toEqual({
+      events: ['tool.before'],
+      mode: 'observe',
+      content: { default: 'metadata' },
+    });
+    const stdio = caseRegistration({ ...base, endpoint: 'unlaunchable', auth: 'token' }, endpoints, 400) as {
+      hooks: Array<{ transport: { command: string }; authentication: unknown }>;
+    };
+    expect(stdio.hooks[0]?.transport.command).toBe(UNLAUNCHABLE_COMMAND);
+    expect(stdio.hooks[0]?.authentication).toEqual({ type: 'bearer', tokenEnv: TOKEN_ENV });
+  });
+});

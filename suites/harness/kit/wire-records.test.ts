@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { createMock } from '../../../mock-backend/index.js';
+import { bytesText, decodeFrames, recordsForCall, writtenText } from './wire-records.js';
+
+const enc = new TextEncoder();
+const at = { monotonic: 1, wall: 1 };
+
+function intercept(eventId: string, callId: string, id: string = eventId): Uint8Array {
+  return enc.encode(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'hooks/intercept',
+      params: {
+        protocolVersion: 'draft',
+        event: {
+          id: eventId,
+          type: 'tool.before',
+          session: { id: 's' },
+          call: { id: callId },
+          tool: { name: 'Bash', input: {} },
+        },
+        capabilities: { effects: ['deny'] },
+      },
+    }),
+  );
+}
+
+describe('recordsForCall', () => {
+  it('decodes identities, advertisement, credentials and the mock answer of each frame', () => {
+    const mock = createMock({ scenario: { rules: [{ behaviour: { kind: 'deny', reason: 'No.' } }] } });
+    mock.step({
+      bytes: intercept('evt-1', 'call-1'),
+      transport: 'http',
+      connectionId: 'c1',
+      at,
+      http: { method: 'POST', path: '/', headers: { authorization: 'Bearer x' } },
+    });
+    const [frame] = decodeFrames(mock.recordings());
+    expect(frame).toMatchObject({
+      method: 'hooks/intercept',
+      hasId: true,
+      jsonrpcId: 'evt-1',
+      eventId: 'evt-1',
+      callId: 'call-1',
+      sessionId: 's',
+      advertised: ['deny'],
+      authorization: 'Bearer x',
+      behaviour: { kind: 'deny' },
+    });
+    expect(writtenText([frame as never]).join('')).toContain('"reason":"No."');
+  });
+
+  it('keeps only the frames of one call, observe notifications included', () => {
+    const mock = createMock({ scenario: { rules: [] } });
+    const observe = enc.encode(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'hooks/observe',
+        params: { protocolVersion: 'draft', event: { id: 'evt-1', call: { id: 'call-1' } } },
+      }),
+    );
+    for (const bytes of [
+      intercept('evt-1', 'call-1'),
+      intercept('evt-2', 'call-2'),
+      observe,
+      intercept('evt-1', 'call-1', 'x'),
+    ]) {
+      mock.step({ bytes, transport: 'stdio', connectionId: '7', at });
+    }
+    const r = recordsForCall(mock.recordings(), { callId: 'call-1', eventIds: ['evt-1'] });
+    expect(r.frames.map((f) => f.delivery)).toEqual([1, 3, 4]);
+    expect(r.requests.map((f) => f.jsonrpcId)).toEqual(['evt-1', 'x']);
+    expect(r.notifications).toHaveLength(1);
+    expect(r.notifications[0]?.hasId).toBe(false);
+  });
+
+  it('shows invalid UTF-8 as text without failing', () => {
+    expect(bytesText({ base64: Buffer.from([0x7b, 0xe2, 0x82]).toString('base64') })).toHaveLength(3);
+  });
+});
