@@ -1,0 +1,99 @@
+// What a settled call may look like after a hostile stream served by a real backend process
+// (stdio) or server (HTTP). Unlike the in-process replay, the driver cannot see when the reply
+// reached the harness, only the script's own pauses: a spawn or a busy machine may add to them,
+// so a reply is firmly in time only well inside the deadline and firmly late only past it.
+import { delayBefore, type Chunk, type HostileStream } from './hostile-model.js';
+import { judgeBody, judgeLine, type Verdict } from './reply-oracle.js';
+import { outcomesOf, type Outcome } from './stream-check.js';
+
+/** Script delays at or under `inTimeMs` are firmly in time; at or over `lateMs`, firmly late. */
+export interface TimingBands {
+  inTimeMs: number;
+  lateMs: number;
+}
+
+const deadline: Outcome = { kind: 'failure', failureClass: 'deadline-exceeded' };
+
+function banded(outcomes: Outcome[], delayMs: number, bands: TimingBands, judgedLate: boolean): Outcome[] {
+  if (delayMs >= bands.lateMs) return [deadline];
+  return delayMs <= bands.inTimeMs && !judgedLate ? outcomes : [...outcomes, deadline];
+}
+
+/** True when the harness's audit record settled at or after its own deadline. */
+export function judgedLate(
+  audit: { startedAt: number; settledAt: number } | undefined,
+  timeoutMs: number,
+): boolean {
+  return !audit || audit.settledAt >= audit.startedAt + timeoutMs;
+}
+
+/** A persistent stdio backend: the first line answers; `exit` closes stdout after the script. */
+export function stdioAllowed(
+  bytes: Uint8Array,
+  chunks: readonly Chunk[],
+  requestId: string,
+  end: 'stay' | 'exit',
+  frameCap: number,
+  bands: TimingBands,
+  late: boolean,
+): Outcome[] {
+  const nl = bytes.indexOf(0x0a);
+  if (nl !== -1) {
+    const verdict = judgeLine(bytes.subarray(0, nl), requestId, frameCap);
+    return banded(outcomesOf(verdict), delayBefore(chunks, nl), bands, late);
+  }
+  if (end === 'stay') return [deadline];
+  // EOF: inside a frame is a framing fault; with nothing written, a process failure.
+  const verdict: Verdict = { kind: 'invalid', failureClass: bytes.length > 0 ? 'malformed' : 'process' };
+  return banded(outcomesOf(verdict), delayBefore(chunks, bytes.length), bands, late);
+}
+
+/** `application/json` or any `+json` type, parameters allowed (DESIGN.md: anything else is malformed). */
+export function isJsonType(contentType: string | null): boolean {
+  if (contentType === null) return false;
+  const essence = (contentType.split(';')[0] ?? '').trim().toLowerCase();
+  return essence === 'application/json' || /^[^/\s]+\/[^/\s]+\+json$/.test(essence);
+}
+
+/** An HTTP backend: the status decides first, then the media type, then the complete body. */
+export function httpAllowed(
+  stream: HostileStream,
+  bytes: Uint8Array,
+  chunks: readonly Chunk[],
+  requestId: string,
+  maxBodyBytes: number,
+  bands: TimingBands,
+  late: boolean,
+): Outcome[] {
+  const http = stream.http;
+  if (!http) throw new Error('httpAllowed needs an HTTP stream');
+  const headAt = chunks[0] ? Math.max(0, chunks[0].hop) : Math.max(0, stream.timing.firstDelayMs);
+  // A cut socket may lose an unflushed head: then it is a connection failure instead.
+  const cut: Outcome[] = http.end === 'destroy' ? [{ kind: 'failure', failureClass: 'connection' }] : [];
+  // Without a body byte the head is only flushed by the end of the response.
+  if (bytes.length === 0 && http.end === 'hang') return [deadline];
+  if (bytes.length === 0 && http.end === 'destroy') return banded(cut, headAt, bands, late);
+  if (http.status !== 200) {
+    const failureClass = http.status === 401 ? 'auth' : 'http-status';
+    return banded([{ kind: 'failure', failureClass }, ...cut], headAt, bands, late);
+  }
+  if (!isJsonType(http.contentType)) {
+    return banded([{ kind: 'failure', failureClass: 'malformed' }, ...cut], headAt, bands, late);
+  }
+  if (bytes.length > maxBodyBytes) {
+    return banded(
+      [{ kind: 'failure', failureClass: 'malformed' }],
+      delayBefore(chunks, maxBodyBytes),
+      bands,
+      late,
+    );
+  }
+  const lastAt = delayBefore(chunks, Math.max(0, bytes.length - 1));
+  const complete = http.end === 'end' || http.contentLength;
+  if (!complete) {
+    return http.end === 'hang'
+      ? [deadline]
+      : banded([{ kind: 'failure', failureClass: 'connection' }], lastAt, bands, late);
+  }
+  return banded([...outcomesOf(judgeBody(bytes, requestId, maxBodyBytes)), ...cut], lastAt, bands, late);
+}
