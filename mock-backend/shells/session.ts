@@ -3,7 +3,7 @@
  * atomic (the engine is synchronous and pure). Every shell of one mock steps the same session, so
  * attempt counting (`sequence`) and delivery numbers are shared across connections and processes.
  */
-import { systemClock, type Clock } from '../../protocol/clock.js';
+import type { Clock } from '../../protocol/clock.js';
 import { initialState, start, step } from '../engine.js';
 import type {
   EngineState,
@@ -15,6 +15,7 @@ import type {
   StepResult,
   Transport,
 } from '../model.js';
+import { preciseClock } from './precise-clock.js';
 
 /** Which entries to read; every given field must hold. */
 export interface RecordFilter {
@@ -52,7 +53,7 @@ export class MockSession {
   private readonly listeners = new Set<Listener>();
 
   constructor(scenario: Scenario, options: { clock?: Clock } = {}) {
-    this.clock = options.clock ?? systemClock;
+    this.clock = options.clock ?? preciseClock;
     this.current = scenario;
     this.state = initialState(scenario);
   }

@@ -6,9 +6,10 @@
  */
 import { resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { systemClock, type Clock } from '../../protocol/clock.js';
+import type { Clock } from '../../protocol/clock.js';
 import { controlClient } from '../control/control-client.js';
 import { remoteLink } from '../control/remote-link.js';
+import { preciseClock } from './precise-clock.js';
 import { runStdioMock, type StdioHost, type StdioLink } from './stdio-shell.js';
 
 /** Where a stdio mock gets its scenario and engine state. */
@@ -26,7 +27,7 @@ export async function startStdioMock(
   source: StdioMockSource,
   options: { clock?: Clock } = {},
 ): Promise<StdioMockStart> {
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock ?? preciseClock;
   if (source.kind === 'control') {
     await runStdioMock(host, remoteLink(controlClient(source.url)), { clock });
     return { ok: true };
