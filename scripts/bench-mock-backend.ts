@@ -12,7 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -232,6 +232,7 @@ async function main(): Promise<void> {
     await control.close();
   } finally {
     for (const c of children) c.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
   }
   console.log(
     `mock-backend benchmark: ${N} round trips (after ${WARM_UP} warm-up), ${DELAYS} delayed replies; node ${process.version}`,
