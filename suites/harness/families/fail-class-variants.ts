@@ -52,7 +52,8 @@ export const CLASS_VARIANTS: Readonly<Record<FailureClass, readonly ClassVariant
       transports: STDIO,
       alone: true,
     },
-    { label: 'stdout-closed', behaviour: { kind: 'reset' }, transports: STDIO, alone: true },
+    // On per_event, a closed stdout and no reply is the exit-0-without-reply variant again.
+    { label: 'stdout-closed', behaviour: { kind: 'reset' }, transports: ['stdio-persistent'], alone: true },
     { label: 'launch-failure', behaviour: respond, transports: STDIO, endpoint: 'unlaunchable', alone: true },
     { label: 'exit-0-without-reply', behaviour: { kind: 'silent' }, transports: ['stdio-per_event'] },
   ],
@@ -133,7 +134,7 @@ export const CLASS_VARIANTS: Readonly<Record<FailureClass, readonly ClassVariant
     {
       label: 'result-version-differs',
       behaviour: { kind: 'respond', protocolVersion: '1900-01-01' },
-      transports: ALL,
+      transports: PARSE_ONLY,
     },
   ],
   'missing-fields': [

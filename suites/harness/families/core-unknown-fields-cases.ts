@@ -1,10 +1,10 @@
-// AHP-CORE-003: unknown fields of the result envelope are ignored (the answer stands), while an
-// unknown field inside an effect rejects the whole response and the failure policy applies.
+/**
+ * AHP-CORE-003: unknown fields of the result envelope are ignored (the answer stands), while an
+ * unknown field inside an effect rejects the whole response and the failure policy applies.
+ */
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { Behaviour } from '../../../mock-backend/index.js';
 import type { CaseCheck, CaseStep, HarnessCase } from '../kit/case-model.js';
-import { harnessCases } from '../kit/define.js';
-import { useHarnessFixture } from '../kit/fixture.js';
 import { EVENT_ID_PLACEHOLDER } from '../kit/scenario.js';
 import { HARNESS_TRANSPORTS, type HarnessTransport } from '../kit/timing.js';
 import { EXPLICIT_DENY_REASON, POLICIES } from './fail-matrix.js';
@@ -97,7 +97,16 @@ function rejectedCase(transport: HarnessTransport, policy: FailurePolicy): Harne
   };
 }
 
-harnessCases(
-  useHarnessFixture(),
-  HARNESS_TRANSPORTS.flatMap((t) => POLICIES.flatMap((p) => [ignoredCase(t, p), rejectedCase(t, p)])),
-);
+/**
+ * Both policies over persistent stdio and HTTP; over per_event (a process per call) the policy
+ * that tells the two outcomes apart best: fail-closed for ignored fields (a rejection would be a
+ * synthetic deny instead of the explicit one), fail-open for a rejected response (an accepted one
+ * would deny instead of continuing).
+ */
+export function unknownFieldCases(): HarnessCase[] {
+  return HARNESS_TRANSPORTS.flatMap((t) =>
+    t === 'stdio-per_event'
+      ? [ignoredCase(t, 'fail-closed'), rejectedCase(t, 'fail-open')]
+      : POLICIES.flatMap((p) => [ignoredCase(t, p), rejectedCase(t, p)]),
+  );
+}

@@ -1,9 +1,9 @@
-// AHPX-FAIL-006 / AHP-FAIL-001: an observe subscription's failure never changes the settled
-// decision, under either policy of the interceptor, and the notification is really delivered.
+/**
+ * AHPX-FAIL-006 / AHP-FAIL-001: an observe subscription's failure never changes the settled
+ * decision, under either policy of the interceptor, and the notification is really delivered.
+ */
 import type { Behaviour } from '../../../mock-backend/index.js';
 import type { CaseCheck, HarnessCase } from '../kit/case-model.js';
-import { harnessCases } from '../kit/define.js';
-import { useHarnessFixture } from '../kit/fixture.js';
 import { HARNESS_TRANSPORTS, type HarnessTransport } from '../kit/timing.js';
 import { EXPLICIT_DENY_REASON, POLICIES } from './fail-matrix.js';
 
@@ -32,18 +32,30 @@ const observerReached: CaseCheck = {
   },
 };
 
-const cases: HarnessCase[] = HARNESS_TRANSPORTS.flatMap((transport) =>
-  POLICIES.map((policy) => ({
-    name: `AHPX-FAIL-006/transport:${transport}/policy:${policy}/observer-failure-keeps-the-decision`,
-    requirements: ['AHPX-FAIL-006', 'AHP-FAIL-001'],
-    transport,
-    policy,
-    label: 'interceptor-answers-empty',
-    behaviour: { kind: 'respond' },
-    then: [{ label: 'interceptor-denies', behaviour: { kind: 'deny', reason: EXPLICIT_DENY_REASON } }],
-    observe: { behaviour: OBSERVER_FAILURE[transport] },
-    checks: [observerReached],
-  })),
-);
-
-harnessCases(useHarnessFixture(), cases);
+/** Observer failures over every transport, under both interceptor policies. */
+export function observerFailureCases(): HarnessCase[] {
+  return HARNESS_TRANSPORTS.flatMap((transport) =>
+    POLICIES.map((policy) => ({
+      name: `AHPX-FAIL-006/transport:${transport}/policy:${policy}/observer-failure-keeps-the-decision`,
+      requirements: ['AHPX-FAIL-006', 'AHP-FAIL-001'],
+      transport,
+      policy,
+      label: 'interceptor-answers-empty',
+      behaviour: { kind: 'respond' },
+      // Per-event calls cost two processes each (interceptor and observer): the empty answer,
+      // the case a harness that applied fail-closed to the observer would turn into a deny, is enough.
+      ...(transport === 'stdio-per_event'
+        ? {}
+        : {
+            then: [
+              {
+                label: 'interceptor-denies',
+                behaviour: { kind: 'deny' as const, reason: EXPLICIT_DENY_REASON },
+              },
+            ],
+          }),
+      observe: { behaviour: OBSERVER_FAILURE[transport] },
+      checks: [observerReached],
+    })),
+  );
+}

@@ -1,11 +1,11 @@
-// AHP-FAIL-001 / AHPX-FAIL-003 / AHPX-FAIL-006: registrations a harness must refuse at `configure`
-// (no implicit failure policy; observe subscriptions carry neither failurePolicy nor timeoutMs).
-// Only `configure` runs, so every transport is cheap; each is checked, since a harness may
-// validate subscriptions per transport.
+/**
+ * AHP-FAIL-001 / AHPX-FAIL-003 / AHPX-FAIL-006: registrations a harness must refuse at `configure`
+ * (no implicit failure policy; observe subscriptions carry neither failurePolicy nor timeoutMs).
+ * Only `configure` runs, so every transport is cheap; each is checked, since a harness may
+ * validate subscriptions per transport.
+ */
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { HarnessCase, SubscriptionPatch } from '../kit/case-model.js';
-import { harnessCases } from '../kit/define.js';
-import { useHarnessFixture } from '../kit/fixture.js';
 import { HARNESS_TRANSPORTS } from '../kit/timing.js';
 
 interface Refusal {
@@ -44,15 +44,16 @@ const REFUSALS: readonly Refusal[] = [
 
 const policy: FailurePolicy = 'fail-closed';
 
-const cases: HarnessCase[] = HARNESS_TRANSPORTS.flatMap((transport) =>
-  REFUSALS.map((r) => ({
-    name: `${r.requirements[0] as string}/transport:${transport}/registration:${r.label}-is-refused`,
-    requirements: r.requirements,
-    transport,
-    policy,
-    behaviour: { kind: 'respond' },
-    subscription: r.patch,
-  })),
-);
-
-harnessCases(useHarnessFixture(), cases);
+/** Every refusal case, each transport. */
+export function registrationRefusalCases(): HarnessCase[] {
+  return HARNESS_TRANSPORTS.flatMap((transport) =>
+    REFUSALS.map((r) => ({
+      name: `${r.requirements[0] as string}/transport:${transport}/registration:${r.label}-is-refused`,
+      requirements: r.requirements,
+      transport,
+      policy,
+      behaviour: { kind: 'respond' },
+      subscription: r.patch,
+    })),
+  );
+}

@@ -1,6 +1,7 @@
 // AHP-CORE-001 / AHP-CORE-002: the claim the report states comes from the driver's `initialize`
 // (role harness, bindings, profiles); it must be one the suite can hold the harness to, and the
 // harness must really intercept a tool.before over every binding it claims.
+// AHP-CORE-003: unknown result fields ignored, unknown effect fields rejected (core-unknown-fields-cases.ts).
 import { conformanceCase } from '../../kit/case.js';
 import type { HarnessCase } from '../kit/case-model.js';
 import { useHarnessFixture } from '../kit/fixture.js';
@@ -8,6 +9,8 @@ import { runCase } from '../kit/run-case.js';
 import { inject } from 'vitest';
 import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { claimFor, claimProblems, interceptionTransports } from './core-claim-rules.js';
+import { unknownFieldCases } from './core-unknown-fields-cases.js';
+import { harnessCases } from '../kit/define.js';
 
 const fixture = useHarnessFixture();
 const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
@@ -48,3 +51,5 @@ conformanceCase(
   },
   scale,
 );
+
+harnessCases(fixture, unknownFieldCases());
