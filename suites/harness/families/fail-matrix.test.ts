@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { FAILURE_CLASSES } from '../../../protocol/failure-classes.js';
+import { deriveExpectation } from '../kit/expectation.js';
+import { HARNESS_TRANSPORTS } from '../kit/timing.js';
+import { failureMatrix } from './fail-matrix.js';
+
+const APPLIES = {
+  'stdio-persistent': FAILURE_CLASSES.filter((c) => !['connection', 'auth', 'http-status'].includes(c)),
+  'stdio-per_event': FAILURE_CLASSES.filter(
+    (c) => !['connection', 'auth', 'http-status', 'late-response'].includes(c),
+  ),
+  http: FAILURE_CLASSES.filter((c) => c !== 'process'),
+};
+
+describe('failureMatrix', () => {
+  it.each(HARNESS_TRANSPORTS)('covers every applicable class under both policies over %s', (transport) => {
+    const cases = failureMatrix(transport);
+    for (const policy of ['fail-open', 'fail-closed'] as const) {
+      const covered = new Set(
+        cases.filter((c) => c.policy === policy).flatMap((c) => /class:([a-z-]+)/.exec(c.name)?.[1] ?? []),
+      );
+      expect([...covered].sort()).toEqual([...APPLIES[transport]].sort());
+      expect(
+        cases.some((c) => c.policy === policy && c.name.endsWith('explicit-deny-is-not-a-failure')),
+      ).toBe(true);
+    }
+    expect(new Set(cases.map((c) => c.name)).size).toBe(cases.length);
+  });
+
+  it('every step derives the failure of its class: deny under fail-closed, continue under fail-open', () => {
+    for (const transport of HARNESS_TRANSPORTS) {
+      for (const c of failureMatrix(transport)) {
+        const failureClass = /class:([a-z-]+)/.exec(c.name)?.[1];
+        for (const step of [c, ...(c.then ?? [])]) {
+          const e = deriveExpectation(c, step, 400);
+          if (failureClass === undefined) continue;
+          expect(e.audit.classes, `${c.name} ${step.label ?? ''}`).toContain(failureClass);
+          expect(e.decision).toBe(c.policy === 'fail-closed' ? 'deny' : 'continue');
+          expect(e.synthetic).toBe(c.policy === 'fail-closed');
+        }
+      }
+    }
+  });
+
+  it('names start with the requirement they assert', () => {
+    for (const c of HARNESS_TRANSPORTS.flatMap(failureMatrix))
+      expect(c.name.startsWith(c.requirements[0] ?? '?')).toBe(true);
+  });
+});
