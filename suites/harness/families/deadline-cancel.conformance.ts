@@ -9,35 +9,48 @@ import type { HarnessCase } from '../kit/case-model.js';
 import { harnessCases } from '../kit/define.js';
 import { useHarnessFixture } from '../kit/fixture.js';
 import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
-import { HARNESS_TRANSPORTS } from '../kit/timing.js';
+import { HARNESS_TRANSPORTS, type HarnessTransport } from '../kit/timing.js';
 import { settlesWithin } from './deadline-timing.js';
 
 const fixture = useHarnessFixture();
 const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
 
 /**
- * When the call is cancelled, from the start of the call. Long enough for a per_event backend to
- * have been spawned and reached, far below the generous deadline these cases configure, so "at
- * once" and "at the deadline" cannot be confused.
+ * When the call is cancelled, from the start of the call: long enough for the request to have
+ * reached the backend (a per_event backend is spawned first), far below the deadline.
  */
-const CANCEL_AFTER_MS = Math.round(600 * scale);
+const CANCEL_AFTER_MS: Readonly<Record<HarnessTransport, number>> = {
+  'stdio-persistent': Math.round(600 * scale),
+  'stdio-per_event': Math.round(1500 * scale),
+  http: Math.round(600 * scale),
+};
 /** The reply of the revival cases lands this long after the cancellation. */
 const REPLY_AFTER_CANCEL_MS = Math.round(400 * scale);
+/**
+ * The deadline: well past the cancellation plus the late reply, so "ended at once" and "ended at
+ * the deadline" cannot be confused, yet short enough that a harness ignoring the cancellation
+ * costs the run little.
+ */
+const DEADLINE_MS: Readonly<Record<HarnessTransport, number>> = {
+  'stdio-persistent': Math.round(2500 * scale),
+  'stdio-per_event': Math.round(4000 * scale),
+  http: Math.round(2500 * scale),
+};
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
-
-const endsAtCancel = settlesWithin(fixture, 'the cancellation', () => CANCEL_AFTER_MS);
 
 const cases: HarnessCase[] = [];
 for (const transport of HARNESS_TRANSPORTS) {
+  const cancelAfterMs = CANCEL_AFTER_MS[transport];
+  const endsAtCancel = settlesWithin(fixture, 'the cancellation', () => cancelAfterMs);
   for (const policy of POLICIES) {
     cases.push({
       name: `AHPX-INT-001/transport:${transport}/policy:${policy}/cancel-during-a-pending-request-ends-it-at-once`,
       requirements: ['AHPX-INT-001'],
       transport,
       policy,
-      deadline: 'answer',
+      deadline: DEADLINE_MS[transport],
       behaviour: { kind: 'hang' },
-      invoke: { cancelAfterMs: CANCEL_AFTER_MS },
+      invoke: { cancelAfterMs },
       checks: [endsAtCancel],
     });
   }
@@ -46,13 +59,13 @@ for (const transport of HARNESS_TRANSPORTS) {
     requirements: ['AHPX-INT-002'],
     transport,
     policy: 'fail-open',
-    deadline: 'answer',
+    deadline: DEADLINE_MS[transport],
     behaviour: {
       kind: 'delay',
-      ms: CANCEL_AFTER_MS + REPLY_AFTER_CANCEL_MS,
+      ms: cancelAfterMs + REPLY_AFTER_CANCEL_MS,
       then: { kind: 'respond', effects: [] },
     },
-    invoke: { cancelAfterMs: CANCEL_AFTER_MS },
+    invoke: { cancelAfterMs },
     expect: {
       decision: 'deny',
       synthetic: true,

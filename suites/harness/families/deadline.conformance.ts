@@ -1,7 +1,7 @@
 /**
  * AHP-FAIL-002 and the deadline clauses (AHPX-DL-*): `timeoutMs` is a positive integer, the
  * deadline is enforced whatever the backend does, a late reply changes nothing (for that call or
- * later ones), and the deadline also covers connection setup.
+ * later ones: deadline-late.ts), and the deadline also covers connection setup.
  */
 import { inject } from 'vitest';
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
@@ -13,6 +13,7 @@ import { useHarnessFixture } from '../kit/fixture.js';
 import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { caseRegistration } from '../kit/registration.js';
 import { HARNESS_TRANSPORTS } from '../kit/timing.js';
+import { lateReplyCases } from './deadline-late.js';
 import { settlesWithin } from './deadline-timing.js';
 
 const fixture = useHarnessFixture();
@@ -66,7 +67,7 @@ for (const policy of POLICIES) {
   });
 }
 
-harnessCases(fixture, cases);
+harnessCases(fixture, [...cases, ...lateReplyCases(fixture, scale)]);
 
 /** Boundary values a harness SHOULD accept (AHPX-DL-003). */
 for (const timeoutMs of [100, 30_000]) {

@@ -1,0 +1,66 @@
+/**
+ * Property (AHP-FAIL-001, AHPX-FAIL-007): over generated corrupt byte streams from the backend
+ * (random bytes, cut-off replies, JSON that is no JSON-RPC response for this request), a harness
+ * under fail-closed never continues: every such reply is an operational failure, so the call is a
+ * synthetic deny. The bytes never carry the request's id, so none can be a valid reply.
+ */
+import fc from 'fast-check';
+import { conformanceCase } from '../../kit/case.js';
+import type { Behaviour } from '../../../mock-backend/index.js';
+import type { HarnessFixture } from '../kit/fixture.js';
+import { assertProperty, PROPERTY_TRANSPORT, runCallPlan } from './properties-support.js';
+
+const VALID_LOOKING_REPLY =
+  '{"jsonrpc":"2.0","id":"evt-other","result":{"protocolVersion":"draft","effects":[]}}';
+
+/** Byte streams that cannot be a valid reply to the request. */
+const corrupt: fc.Arbitrary<Uint8Array> = fc.oneof(
+  fc.uint8Array({ minLength: 0, maxLength: 48 }),
+  fc
+    .integer({ min: 0, max: VALID_LOOKING_REPLY.length - 1 })
+    .map((n) => Buffer.from(VALID_LOOKING_REPLY.slice(0, n))),
+  fc
+    .constantFrom(VALID_LOOKING_REPLY, '[]', 'null', '{}', '{"jsonrpc":"1.0","result":{}}', '\u00ff\u00fe')
+    .map((t) => Buffer.from(t)),
+  fc.json().map((t) => Buffer.from(t)),
+);
+
+/** Declares the property's case on the file's fixture. */
+export function declareCorruptProperty(fixture: HarnessFixture, scale: number): void {
+  conformanceCase(
+    {
+      name: 'AHP-FAIL-001/property/corrupt-byte-streams-never-continue-under-fail-closed',
+      requirements: ['AHP-FAIL-001', 'AHPX-FAIL-007'],
+      transports: ['http', 'stdio-persistent'],
+      timeoutMs: 120_000,
+    },
+    async (ctx) => {
+      const state = fixture.state;
+      const arbitrary = fc.record({ transport: PROPERTY_TRANSPORT, bytes: corrupt });
+      await assertProperty(state, ctx, arbitrary, async ({ transport, bytes }) => {
+        // On stdio a frame needs its newline; without one the call would only end at the deadline.
+        const framed = transport === 'http' ? bytes : Buffer.concat([bytes, Buffer.from('\n')]);
+        const behaviour: Behaviour = {
+          kind: 'raw',
+          chunks: [{ base64: Buffer.from(framed).toString('base64') }],
+        };
+        const run = await runCallPlan(
+          state,
+          {
+            transport,
+            policies: ['fail-closed'],
+            deliveries: [behaviour],
+            timeoutMs: state.margins.answerDeadlineMs,
+          },
+          1,
+        );
+        const { decision, synthetic } = run.result;
+        if (decision === 'deny' && synthetic) return [];
+        return [
+          `a corrupt reply under fail-closed settled "${decision}"${decision === 'deny' ? ' as an explicit deny' : ''}`,
+        ];
+      });
+    },
+    scale,
+  );
+}

@@ -1,0 +1,123 @@
+/**
+ * The harness suite judged both ways: the bundled reference harness passes the whole suite with an
+ * empty baseline, and each broken twin (fixtures/broken/) fails exactly the requirement IDs its
+ * catalogue entry names, on its selection of files and cases. Everything runs through the CLI's
+ * runner (`runConformance`), in-process, a few runs at a time.
+ */
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConformance, type ConformanceRun } from '../../cli/runner/run-conformance.js';
+import { TWIN_CATALOGUE } from '../../fixtures/broken/catalogue.js';
+import { bundleTwins } from '../../fixtures/broken/lib/bundle.js';
+import type { SuiteSettings } from '../kit/case-meta.js';
+import type { HarnessTarget } from './kit/provided.js';
+
+const REFERENCE_DRIVER = fileURLToPath(new URL('../../bin/ahp-reference-driver.mjs', import.meta.url));
+
+/** Suite runs at once: each is a vitest run with its own drivers and mocks, on a 2-core machine. */
+const PARALLEL_RUNS = 3;
+/** A run's whole budget, waiting for a slot included (a loaded machine stretches every run). */
+const RUN_TIMEOUT_MS = 900_000;
+/** Property runs per property in the twins' runs: a failure shows within a few runs. */
+const TWIN_PROPERTY_RUNS = 15;
+
+const SETTINGS: SuiteSettings = { timeoutScale: 1, seed: 20_250_101, runs: 25, protocolVersion: 'draft' };
+
+/** A tiny semaphore, so that the concurrent tests below share PARALLEL_RUNS slots. */
+function limiter(slots: number): <T>(work: () => Promise<T>) => Promise<T> {
+  let free = slots;
+  const waiting: Array<() => void> = [];
+  return async (work) => {
+    if (free === 0) await new Promise<void>((resolve) => waiting.push(resolve));
+    else free--;
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    }
+  };
+}
+const slot = limiter(PARALLEL_RUNS);
+
+function run(
+  target: HarnessTarget,
+  include: string[],
+  settings: SuiteSettings,
+  pattern?: string,
+): Promise<ConformanceRun> {
+  return slot(() =>
+    runConformance({
+      include,
+      provide: { ahpHarnessTarget: target, ahpSettings: settings },
+      ...(pattern === undefined ? {} : { testNamePattern: pattern }),
+    }),
+  );
+}
+
+/** The requirement IDs of the failing cases, as the report counts them. */
+function failingRequirements(result: ConformanceRun): string[] {
+  const ids = result.cases.filter((c) => c.status === 'fail').flatMap((c) => c.requirements);
+  return [...new Set(ids)].sort();
+}
+
+/** The failing cases with their first error line, for a readable assertion diff. */
+function failures(result: ConformanceRun): string[] {
+  return result.cases
+    .filter((c) => c.status === 'fail')
+    .map((c) => `${c.name}: ${(c.errors[0] ?? '').split('\n')[0] ?? ''}`);
+}
+
+const env = Object.fromEntries(
+  Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+);
+let twinCommand: string[] = [];
+
+beforeAll(async () => {
+  twinCommand = await bundleTwins();
+});
+afterAll(() => {
+  const bundle = twinCommand[1];
+  if (bundle !== undefined) rmSync(bundle, { force: true });
+});
+
+describe.concurrent('harness suite self-test', () => {
+  it(
+    'the reference harness passes the whole harness suite with an empty baseline',
+    async () => {
+      const result = await run(
+        { kind: 'driver', command: [process.execPath, REFERENCE_DRIVER], label: 'reference', env },
+        ['suites/harness/**/*.conformance.ts'],
+        SETTINGS,
+      );
+      expect(result.runErrors).toEqual([]);
+      expect(failures(result)).toEqual([]);
+      expect(result.cases.filter((c) => c.status === 'pass').length).toBeGreaterThan(100);
+      // The reference announces every feature: nothing may be left untested.
+      expect(result.cases.filter((c) => c.status === 'untested').map((c) => c.name)).toEqual([]);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  for (const entry of TWIN_CATALOGUE) {
+    it(
+      `broken twin "${entry.twin}" fails exactly ${entry.breaks.join(', ')}`,
+      async () => {
+        const result = await run(
+          { kind: 'driver', command: [...twinCommand, entry.twin], label: entry.twin, env },
+          entry.files,
+          { ...SETTINGS, runs: TWIN_PROPERTY_RUNS },
+          entry.pattern,
+        );
+        expect(result.runErrors).toEqual([]);
+        expect(result.cases.some((c) => c.status === 'pass' || c.status === 'fail')).toBe(true);
+        expect({ failing: failingRequirements(result), cases: failures(result) }).toMatchObject({
+          failing: [...entry.breaks].sort(),
+        });
+      },
+      RUN_TIMEOUT_MS,
+    );
+  }
+});
