@@ -13,7 +13,7 @@ import { appliesTo, caseName, stepsFor, type Probe } from './probe.js';
 import { redactJson } from './redact.js';
 import { runSession, type SessionRun } from './session.js';
 import { bindingOf, secretsOf, type BackendTarget } from './target.js';
-import { judgeProbe, type Verdict } from './verdict.js';
+import { judgeProbe, sessionMayStop, type Verdict } from './verdict.js';
 
 /** Reads the provided target and settings; throws a clear error when the CLI did not provide them. */
 export function providedTarget(): { target: BackendTarget; settings: SuiteSettings } {
@@ -50,8 +50,8 @@ export function evidenceOf(
 }
 
 /**
- * Sessions by their frames: probes that send the same frames judge the same run (one backend
- * process, one set of exchanges), started by whichever of their cases runs first.
+ * Sessions by their steps: probes that send the same frames in the same roles judge the same run
+ * (one backend process, one set of exchanges), started by whichever of their cases runs first.
  */
 const sessions = new Map<string, Promise<SessionRun>>();
 
@@ -80,7 +80,7 @@ export function declareProbes(probes: readonly Probe[]): void {
           ctx.untested('no --deny-input was given, so the deny path cannot be exercised');
         }
         const frames = steps.map((s) => s.frame);
-        const key = JSON.stringify(frames);
+        const key = JSON.stringify(steps);
         let session = sessions.get(key);
         if (!session) {
           session = runSession(frames, {
@@ -88,11 +88,12 @@ export function declareProbes(probes: readonly Probe[]): void {
             clock: systemClock,
             silenceWindowMs: margins.silenceWindowMs,
             killGraceMs: margins.killGraceMs,
+            stopAfter: (observations) => sessionMayStop(probe, steps, observations),
           });
           sessions.set(key, session);
         }
         const run = await session;
-        const verdict = judgeProbe(probe, steps, run.observations, binding);
+        const verdict = judgeProbe(probe, steps, run.observations, binding, secrets);
         ctx.evidence(evidenceOf(run, verdict, secrets));
         if (verdict.status === 'untested') ctx.untested(verdict.reason);
         if (verdict.status === 'fail') {

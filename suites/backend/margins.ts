@@ -13,6 +13,8 @@ export const BACKEND_MARGINS = {
   killGraceMs: 500,
   /** Slack on top of a case's computed budget before vitest gives up on it. */
   caseSlackMs: 10_000,
+  /** The pre-flight waits at least this long (and at least twice the deadline) for a first answer. */
+  preflightFloorMs: 5_000,
 } as const;
 
 /** Margins after `--timeout-scale`. */
@@ -22,5 +24,6 @@ export function scaledMargins(scale: number): { [K in keyof typeof BACKEND_MARGI
     silenceWindowMs: BACKEND_MARGINS.silenceWindowMs * scale,
     killGraceMs: BACKEND_MARGINS.killGraceMs * scale,
     caseSlackMs: BACKEND_MARGINS.caseSlackMs * scale,
+    preflightFloorMs: BACKEND_MARGINS.preflightFloorMs * scale,
   };
 }

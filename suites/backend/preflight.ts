@@ -40,9 +40,7 @@ export function unreachableMessage(
   if (wroteBytes) return undefined;
   const target = what(endpoint);
   const { code, detail } = failure;
-  if (code === 'stdio.launch-failed') {
-    return `${target} could not be started (${detail}); check the command after -- and your PATH.`;
-  }
+  if (code === 'stdio.launch-failed') return `${detail}; check the command after -- and your PATH.`;
   if (PROCESS_ENDS.has(code)) {
     return `${target} ended before answering a tool.before request (${detail}); run it by hand to see why.`;
   }

@@ -49,6 +49,8 @@ export interface Probe {
   requireDeny?: true;
   /** Every request must be served by one process (persistent stdio survives a run). */
   sameProcess?: true;
+  /** No reply may carry the bearer token (untested without one). */
+  noSecretEcho?: true;
   /** What the frames of an error probe stand for, in failure messages. */
   what?: string;
 }

@@ -67,7 +67,7 @@ function definedError(
   const steps = [step.baseline(ALLOW), step.variant(frame, 'error'), step.variant(ALLOW)];
   return [
     { requirement, name: `${name}/gets-an-error-and-the-backend-keeps-working`, steps, what },
-    { requirement, name: `${name}/error-code-${code}`, level: 'SHOULD', steps, what, errorCode: code },
+    { requirement, name: `${name}/error-code:${code}`, level: 'SHOULD', steps, what, errorCode: code },
   ];
 }
 

@@ -45,6 +45,14 @@ export const WIRE_PROBES: readonly Probe[] = [
     steps: DECISION_RUN,
   },
   {
+    // The HTTP binding keeps the token in the Authorization header: never in results, reasons or errors.
+    requirement: 'AHP-HTTP-001',
+    name: 'bearer-token-never-echoed',
+    bindings: ['http'],
+    noSecretEcho: true,
+    steps: DECISION_RUN,
+  },
+  {
     requirement: 'AHP-HTTP-001',
     name: 'notification-gets-202-or-204-with-no-body',
     bindings: ['http'],

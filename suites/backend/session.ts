@@ -70,6 +70,8 @@ export interface SessionOptions {
   silenceWindowMs: number;
   /** SIGTERM-to-SIGKILL grace when stdio processes are reaped. */
   killGraceMs: number;
+  /** Asked after each step: true ends the session early (nothing more could be judged). */
+  stopAfter?: (observations: readonly Observation[]) => boolean;
 }
 
 /** Longest frame text kept in evidence; longer frames are cut and marked. */
@@ -187,6 +189,7 @@ export async function runSession(specs: readonly FrameSpec[], options: SessionOp
           elapsedMs: Math.round(clock.now() - t0),
           pids: transport.livePids(),
         });
+        if (options.stopAfter?.(observations)) break;
         continue;
       }
       const inFrames: Uint8Array[] = [];
@@ -205,6 +208,7 @@ export async function runSession(specs: readonly FrameSpec[], options: SessionOp
       // The array stays live: output that arrives after the window, until the next step takes
       // over the transport's idle output, still belongs to this notification.
       observations.push({ step, kind: 'notification', frame, via, outcome, inFrames });
+      if (options.stopAfter?.(observations)) break;
     }
   } finally {
     await transport.close();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { step, stepsFor, type Probe } from './probe.js';
 import { decision, DENY, failed, notified, rpcError } from './test-observations.js';
-import { decisionSignature, judgeProbe } from './verdict.js';
+import { decisionSignature, judgeProbe, sessionMayStop } from './verdict.js';
 
 const ALLOW = { send: 'intercept', input: 'allow' } as const;
 
@@ -161,5 +161,59 @@ describe('probe verdicts', () => {
       status: 'untested',
       reason: 'the backend did not deny the --deny-input, so the deny path was not exercised',
     });
+  });
+});
+
+describe('early stop', () => {
+  it('stops after a failed baseline or two failed steps in a row, never after a clean one', () => {
+    const probe: Probe = {
+      requirement: 'AHP-RPC-002',
+      name: 's',
+      steps: [step.baseline(ALLOW), step.subject(ALLOW), step.subject(ALLOW), step.subject(ALLOW)],
+    };
+    expect(sessionMayStop(probe, probe.steps, [failed(0, 'stdio.framing.not-json')])).toBe(true);
+    expect(sessionMayStop(probe, probe.steps, [decision(0, [])])).toBe(false);
+    expect(sessionMayStop(probe, probe.steps, [decision(0, []), failed(1, 'deadline')])).toBe(false);
+    expect(
+      sessionMayStop(probe, probe.steps, [decision(0, []), failed(1, 'deadline'), decision(2, [])]),
+    ).toBe(false);
+    expect(
+      sessionMayStop(probe, probe.steps, [decision(0, []), failed(1, 'deadline'), failed(2, 'deadline')]),
+    ).toBe(true);
+  });
+
+  it('judges the steps a stopped session sent', () => {
+    const steps = [step.subject(ALLOW), step.subject(ALLOW), step.subject(ALLOW)];
+    const sent = [failed(0, 'stdio.framing.not-json'), failed(1, 'stdio.framing.not-json')];
+    const stdio: Probe = { requirement: 'AHP-STDIO-001', name: 's', steps };
+    expect(judgeProbe(stdio, steps, sent, 'stdio-persistent')).toMatchObject({
+      status: 'fail',
+      findings: [{ step: 1 }, { step: 2 }],
+    });
+    const rpc: Probe = { requirement: 'AHP-RPC-001', name: 's', steps };
+    expect(judgeProbe(rpc, steps, sent, 'stdio-persistent')).toMatchObject({ status: 'untested' });
+  });
+});
+
+describe('credential echo', () => {
+  const probe: Probe = {
+    requirement: 'AHP-HTTP-001',
+    name: 't',
+    noSecretEcho: true,
+    steps: [step.subject(ALLOW)],
+  };
+
+  it('fails when a reply carries the token, is untested without one', () => {
+    const clean = [decision(0, [DENY])];
+    expect(judgeProbe(probe, probe.steps, clean, 'http', ['s3cret-token'])).toEqual({
+      status: 'pass',
+      findings: [],
+    });
+    const leaked = [decision(0, [{ ...DENY, reason: 'denied for Bearer s3cret-token' }])];
+    expect(judgeProbe(probe, probe.steps, leaked, 'http', ['s3cret-token'])).toMatchObject({
+      status: 'fail',
+      findings: [{ step: 1 }],
+    });
+    expect(judgeProbe(probe, probe.steps, leaked, 'http')).toMatchObject({ status: 'untested' });
   });
 });

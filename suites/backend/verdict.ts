@@ -41,12 +41,33 @@ function judgeStep(probe: Probe, s: ProbeStep, obs: Observation): StepOutcome {
   return decisionFindings(obs);
 }
 
-/** Derives the verdict; `steps` are the ones actually sent (see `stepsFor`). */
+/**
+ * Whether a session may stop after its latest observation: a failed baseline leaves nothing to
+ * judge, and two failed steps in a row show the backend cannot be exercised further (each failure
+ * makes the transport replace the process, and the rest would only repeat it).
+ */
+export function sessionMayStop(
+  probe: Probe,
+  steps: readonly ProbeStep[],
+  observations: readonly Observation[],
+): boolean {
+  const failedAt = (i: number): boolean => {
+    const s = steps[i];
+    const obs = observations[i];
+    return s !== undefined && obs !== undefined && judgeStep(probe, s, obs).findings.length > 0;
+  };
+  const last = observations.length - 1;
+  if (!failedAt(last)) return false;
+  return steps[last]?.role === 'baseline' || failedAt(last - 1);
+}
+
+/** Derives the verdict; `steps` are the ones to send (see `stepsFor`), of which a stopped session sent a prefix. */
 export function judgeProbe(
   probe: Probe,
   steps: readonly ProbeStep[],
   observations: readonly Observation[],
   binding: BackendBinding,
+  secrets: readonly string[] = [],
 ): Verdict {
   const mine: Finding[] = [];
   const others: Finding[] = [];
@@ -54,8 +75,8 @@ export function judgeProbe(
   const errorAt = new Map<number, JsonRpcErrorObject>();
   for (const [i, s] of steps.entries()) {
     const obs = observations[i];
-    if (!obs)
-      return { status: 'untested', reason: `step ${i + 1} was never sent`, findings: [...mine, ...others] };
+    // The session stopped early (see `sessionMayStop`): what was sent already decides.
+    if (!obs) break;
     const outcome = judgeStep(probe, s, obs);
     if (outcome.effects) effectsAt.set(i, outcome.effects);
     if (outcome.error) errorAt.set(i, outcome.error);
@@ -108,6 +129,27 @@ export function judgeProbe(
         step: observations.length,
         message: `the persistent backend process was replaced during the run (PIDs ${[...pids].join(', ')})`,
       });
+    }
+  }
+  if (probe.noSecretEcho) {
+    if (secrets.length === 0) {
+      return {
+        status: 'untested',
+        reason: 'no --bearer-token-env was given, so there is no credential to watch for',
+        findings: [],
+      };
+    }
+    for (const obs of observations) {
+      const raws = obs.kind === 'request' ? [obs.reply.raw] : obs.inFrames;
+      const text = raws.map((r) => (r === undefined ? '' : Buffer.from(r).toString('utf8'))).join('\n');
+      if (secrets.some((secret) => text.includes(secret))) {
+        mine.push({
+          requirement: probe.requirement,
+          step: obs.step + 1,
+          message:
+            'the reply carries the bearer token (shown as [redacted]); credentials belong in the Authorization header only',
+        });
+      }
     }
   }
   if (mine.length > 0) return { status: 'fail', findings: mine, others };

@@ -1,0 +1,138 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../run.js';
+import { fakeIo } from '../test-support/fake-io.js';
+import { backendCommand, backendReporters, resolveBackendTarget } from './backend.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ahp-backend-cmd-'));
+  await writeFile(join(dir, 'deny.json'), '{"command":"rm -rf /"}');
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+async function cli(args: string[], env: Record<string, string> = {}) {
+  const f = fakeIo(['backend', ...args, '--output-dir', dir], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
+  const code = await run(f.io);
+  return { code, out: f.out(), err: f.err() };
+}
+
+describe('backend command: usage errors', () => {
+  it.each([
+    [
+      [],
+      /^choose the backend: --stdio -- <command> \[args\.\.\.\] for a process, or --url <url> for an HTTP endpoint\.$/,
+    ],
+    [['--stdio', '--url', 'http://127.0.0.1:1/'], /^--stdio and --url exclude each other; pick one\.$/],
+    [['--stdio'], /^--stdio needs the backend command after --/],
+    [['--url', 'http://127.0.0.1:1/', '--', 'node'], /^--url takes no command after --/],
+    [['--url', 'http://127.0.0.1:1/', '--lifecycle', 'per_event'], /^--lifecycle applies to --stdio only/],
+    [['--stdio', '--bearer-token-env', 'T', '--', 'node'], /^--bearer-token-env applies to --url only/],
+    [
+      ['--url', 'http://127.0.0.1:1/', '--bearer-token-env', 'AHP_UNSET_TOKEN'],
+      /^the environment variable AHP_UNSET_TOKEN \(from --bearer-token-env\) is empty or not set; export the token in it\.$/,
+    ],
+    [
+      ['--url', 'http://127.0.0.1:1/', '--bearer-token-env', '1BAD'],
+      /^--bearer-token-env must name an environment variable/,
+    ],
+    [['--stdio', '--lifecycle', 'forever', '--', 'node'], /^--lifecycle must be persistent or per_event\.$/],
+    [
+      ['--stdio', '--deadline-ms', '0', '--', 'node'],
+      /^--deadline-ms must be a whole number of milliseconds from 1 to 600000/,
+    ],
+    [['--stdio', '--deny-input', '[1]', '--', 'node'], /^--deny-input must be a JSON object/],
+    [['--stdio', '--deny-input', '{not json', '--', 'node'], /^--deny-input must be a JSON object/],
+    [
+      ['--stdio', '--deny-input', '@missing.json', '--', 'node'],
+      /^cannot read the --deny-input file "missing\.json" \(ENOENT\); check the path\.$/,
+    ],
+    [['--url', 'http://example.com/'], /^--url ".*" uses plain http to a non-loopback host/],
+    [['--stdio', '--reporter', 'pdf', '--', 'node'], /^--reporter must be one of/],
+    [['--stdoi', '--', 'node'], /^unknown option "--stdoi"; did you mean --stdio\?$/],
+  ])('%j exits 2 with one sentence', async (args, message) => {
+    const r = await cli(args);
+    expect(r.code).toBe(2);
+    const line = r.err.replace(/^ahp-conformance backend: /, '').trimEnd();
+    expect(line).toMatch(message);
+    expect(line.split('\n')).toHaveLength(1);
+  });
+
+  it('documents its options', async () => {
+    const f = fakeIo(['backend', '--help']);
+    expect(await run(f.io)).toBe(0);
+    for (const flag of [
+      '--stdio',
+      '--lifecycle',
+      '--url',
+      '--bearer-token-env',
+      '--deny-input',
+      '--deadline-ms',
+      '--only',
+      '--timeout-scale',
+      '--strict',
+    ]) {
+      expect(backendCommand.help).toContain(flag);
+    }
+  });
+});
+
+describe('backend command: target', () => {
+  it('gives a stdio backend a minimal environment and reads a deny input from a file', async () => {
+    const target = await resolveBackendTarget(
+      { stdio: true, denyInput: '@deny.json' },
+      ['node', 'b.mjs', '--flag'],
+      { cwd: dir, env: { PATH: '/bin', HOME: '/h', AHP_SECRET: 'x' } },
+    );
+    expect(target).toEqual({
+      endpoint: {
+        kind: 'stdio',
+        lifecycle: 'persistent',
+        command: 'node',
+        args: ['b.mjs', '--flag'],
+        cwd: dir,
+        env: { PATH: '/bin', HOME: '/h' },
+      },
+      deadlineMs: 5000,
+      denyInput: { command: 'rm -rf /' },
+    });
+  });
+
+  it('resolves the bearer token from the named variable', async () => {
+    const target = await resolveBackendTarget(
+      { url: 'https://policy.example/ahp', bearerTokenEnv: 'TOK', deadlineMs: '1500' },
+      undefined,
+      { cwd: dir, env: { TOK: 'abc' } },
+    );
+    expect(target).toEqual({
+      endpoint: {
+        kind: 'http',
+        url: 'https://policy.example/ahp',
+        bearerTokenEnv: 'TOK',
+        bearerToken: 'abc',
+      },
+      deadlineMs: 1500,
+    });
+  });
+
+  it('always writes the self-certification report besides the requested reporters', () => {
+    expect(backendReporters(['console'])).toEqual(['console', 'json', 'markdown']);
+    expect(backendReporters(['junit', 'json'])).toEqual(['junit', 'json', 'markdown']);
+  });
+});
+
+describe('backend command: a backend that cannot be exercised', () => {
+  it('exits 3 naming a command that does not exist, before any case runs', async () => {
+    const r = await cli(['--stdio', '--', 'ahp-no-such-backend-command']);
+    expect(r.code).toBe(3);
+    expect(r.err).toMatch(
+      /^ahp-conformance backend: could not start "ahp-no-such-backend-command" .*; check the command after -- and your PATH\.\n$/,
+    );
+    expect(r.out).toBe('');
+  });
+});

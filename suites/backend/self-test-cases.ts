@@ -1,0 +1,116 @@
+/**
+ * The self-certification self-test as data: each example backend, the binding it is run over,
+ * and exactly the requirements it must fail (MUST) or warn on (SHOULD). Binding-agnostic
+ * defects run over HTTP, where a case costs no process start; stdio-only defects over stdio.
+ */
+import { expect } from 'vitest';
+import type { BackendBinding } from './target.js';
+import { exampleBackend, failedRequirements, runCli, startHttpExample } from './test-support.js';
+
+export interface SelfTestCase {
+  example: string;
+  binding: BackendBinding;
+  failed: string[];
+  warnings?: string[];
+  /** A shorter liveness deadline, for the example that stops answering. */
+  deadlineMs?: number;
+  /** HTTP only: the example requires a bearer token, and the CLI sends it (`--bearer-token-env`). */
+  token?: true;
+}
+
+/** The bearer token of the self-test runs that use one, and the variable it travels in. */
+export const SELF_TEST_TOKEN = { env: 'AHP_SELF_TEST_TOKEN', value: 'self-test-token-7c1e9b' } as const;
+
+/** The deny input of every self-test run: the example policy denies recursive forced deletion. */
+export const SELF_TEST_DENY_INPUT = '{"command":"rm -rf /tmp/build"}';
+
+export const CORRECT_RUNS: readonly SelfTestCase[] = [
+  { example: 'correct-backend', binding: 'stdio-persistent', failed: [] },
+  { example: 'correct-backend', binding: 'stdio-per_event', failed: [] },
+  { example: 'correct-backend', binding: 'http', failed: [], token: true },
+];
+
+export const BROKEN_STDIO_RUNS: readonly SelfTestCase[] = [
+  { example: 'broken/banner', binding: 'stdio-persistent', failed: ['AHP-STDIO-001'] },
+  { example: 'broken/multi-line', binding: 'stdio-persistent', failed: ['AHP-STDIO-001'] },
+  { example: 'broken/log-after-reply', binding: 'stdio-persistent', failed: ['AHP-STDIO-001'] },
+  { example: 'broken/answers-notifications', binding: 'stdio-persistent', failed: ['AHP-RPC-002'] },
+  { example: 'broken/crash-on-unknown-fields', binding: 'stdio-persistent', failed: ['AHP-CORE-003'] },
+  // The seventh request of the liveness run is never answered: one deadline is waited out.
+  {
+    example: 'broken/stall-after-six',
+    binding: 'stdio-persistent',
+    failed: ['AHP-RPC-002'],
+    deadlineMs: 2_000,
+  },
+  { example: 'broken/exit-nonzero', binding: 'stdio-per_event', failed: ['AHP-STDIO-001'] },
+];
+
+export const BROKEN_HTTP_RUNS: readonly SelfTestCase[] = [
+  { example: 'broken/wrong-id', binding: 'http', failed: ['AHP-RPC-001'] },
+  { example: 'broken/wrong-version', binding: 'http', failed: ['AHP-VER-001'] },
+  { example: 'broken/no-version-error', binding: 'http', failed: ['AHP-VER-001'] },
+  { example: 'broken/unadvertised-effect', binding: 'http', failed: ['AHP-CAP-001'] },
+  { example: 'broken/empty-deny-reason', binding: 'http', failed: ['AHP-DEC-001'] },
+  { example: 'broken/inconsistent-duplicate', binding: 'http', failed: ['AHP-CORE-004'] },
+  { example: 'broken/unknown-event-accepted', binding: 'http', failed: ['AHP-CORE-003'] },
+  { example: 'broken/unknown-method-accepted', binding: 'http', failed: ['AHP-RPC-002'] },
+  {
+    example: 'broken/generic-error-codes',
+    binding: 'http',
+    failed: [],
+    warnings: ['AHP-CORE-003', 'AHP-RPC-002', 'AHP-VER-001'],
+  },
+  { example: 'broken/http-wrong-content-type', binding: 'http', failed: ['AHP-HTTP-001'] },
+  { example: 'broken/http-notification-body', binding: 'http', failed: ['AHP-HTTP-001'] },
+  { example: 'broken/http-echoes-token', binding: 'http', failed: ['AHP-HTTP-001'], token: true },
+];
+
+/** The CLI arguments that self-certify `c` (HTTP: at `url`). */
+export function selfTestArgv(c: SelfTestCase, backendPath: string, url?: string): string[] {
+  const common = [
+    '--deny-input',
+    SELF_TEST_DENY_INPUT,
+    ...(c.deadlineMs ? ['--deadline-ms', String(c.deadlineMs)] : []),
+  ];
+  const auth = c.token ? ['--bearer-token-env', SELF_TEST_TOKEN.env] : [];
+  if (c.binding === 'http') return ['backend', '--url', url as string, ...auth, ...common];
+  const lifecycle = c.binding === 'stdio-per_event' ? 'per_event' : 'persistent';
+  return ['backend', '--stdio', '--lifecycle', lifecycle, ...common, '--', process.execPath, backendPath];
+}
+
+/** One CLI run takes a vitest start plus its cases; generous for a loaded 2-core machine. */
+export const SELF_TEST_RUN_TIMEOUT_MS = 120_000;
+
+/** Runs one self-test case and checks its exit code, its failed requirements and its evidence. */
+export async function checkSelfTest(c: SelfTestCase): Promise<void> {
+  const env = c.token ? { [SELF_TEST_TOKEN.env]: SELF_TEST_TOKEN.value } : {};
+  const tokenArgs = c.token ? ['--token-env', SELF_TEST_TOKEN.env] : [];
+  const http = c.binding === 'http' ? await startHttpExample(c.example, tokenArgs, env) : undefined;
+  try {
+    const outcome = await runCli(selfTestArgv(c, exampleBackend(c.example), http?.url), env);
+    expect(outcome.err).toBe('');
+    const report = outcome.report;
+    if (!report) throw new Error(`no report.json; stdout: ${outcome.out}`);
+    expect(report.claim.bindings).toEqual([c.binding === 'http' ? 'http' : 'stdio']);
+    expect(failedRequirements(report)).toEqual({ failed: c.failed, warnings: c.warnings ?? [] });
+    expect(outcome.code).toBe(c.failed.length > 0 ? 1 : 0);
+    const cases = report.requirements.flatMap((r) => r.cases);
+    if (c.failed.length === 0 && !c.warnings) {
+      // With a deny input every check applies: nothing may be left untested by a correct backend.
+      expect(cases.filter((x) => x.status !== 'pass').map((x) => `${x.name}: ${x.note ?? ''}`)).toEqual([]);
+    }
+    if (c.token) {
+      // The token reached the backend (it answers nothing without it) and no report shows it.
+      expect(JSON.stringify(report)).not.toContain(SELF_TEST_TOKEN.value);
+      if (c.failed.length > 0) expect(JSON.stringify(report)).toContain('[redacted]');
+    }
+    for (const failing of cases.filter((x) => x.status === 'fail')) {
+      const evidence = failing.evidence as { findings?: string[]; transcript?: unknown[] } | undefined;
+      expect(evidence?.findings?.length, failing.name).toBeGreaterThan(0);
+      expect(evidence?.transcript?.length, failing.name).toBeGreaterThan(0);
+    }
+  } finally {
+    await http?.stop();
+  }
+}

@@ -1,0 +1,101 @@
+// Helpers for the backend tests that need real example backends: paths, a loopback HTTP
+// example started and stopped by the test, and the CLI run in-process with its report read back.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { run } from '../../cli/run.js';
+import { fakeIo } from '../../cli/test-support/fake-io.js';
+import type { Report } from '../../cli/report/report.js';
+import { BACKEND_MARGINS } from './margins.js';
+
+/** The example backends of `fixtures/backends/`, by name (`correct-backend`, `broken/banner`...). */
+export function exampleBackend(name: string): string {
+  return fileURLToPath(new URL(`../../fixtures/backends/${name}.mjs`, import.meta.url));
+}
+
+/** A running HTTP example: its announced URL and how to stop it. */
+export interface HttpExample {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts an example with `--http` and waits for its one `listening` line (no fixed port, no log scraping). */
+export async function startHttpExample(
+  name: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<HttpExample> {
+  const sub = execa(process.execPath, [exampleBackend(name), '--http', ...args], {
+    env,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    buffer: false,
+    reject: false,
+    forceKillAfterDelay: BACKEND_MARGINS.killGraceMs,
+  });
+  const lines = sub.iterable({ from: 'stdout' })[Symbol.asyncIterator]();
+  const first = await Promise.race([
+    lines.next(),
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`${name} did not announce its URL`)), BACKEND_MARGINS.spawnMs),
+    ),
+  ]);
+  const url = (JSON.parse(String(first.value)) as { url: string }).url;
+  return {
+    url,
+    async stop() {
+      sub.kill('SIGTERM');
+      await sub;
+    },
+  };
+}
+
+/** What one in-process CLI run gave: its exit code, its output and the report it wrote. */
+export interface CliOutcome {
+  code: number;
+  out: string;
+  err: string;
+  report: Report | undefined;
+}
+
+/** Runs `ahp-conformance <argv...> --reporter json --output-dir <tmp>` in-process and reads report.json back. */
+export async function runCli(
+  argv: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<CliOutcome> {
+  const dir = await mkdtemp(join(tmpdir(), 'ahp-backend-'));
+  try {
+    const dashes = argv.indexOf('--');
+    const head = dashes === -1 ? argv : argv.slice(0, dashes);
+    const tail = dashes === -1 ? [] : argv.slice(dashes);
+    const io = fakeIo([...head, '--reporter', 'json', '--output-dir', dir, ...tail], {
+      env: { PATH: process.env.PATH, ...env },
+    });
+    const code = await run(io.io);
+    let report: Report | undefined;
+    try {
+      report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
+    } catch {
+      report = undefined;
+    }
+    return { code, out: io.out(), err: io.err(), report };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Requirements with a failing case at MUST level (what fails a run) and at SHOULD level (warnings). */
+export function failedRequirements(report: Report): { failed: string[]; warnings: string[] } {
+  const cases = report.requirements.flatMap((r) => r.cases);
+  const ids = (must: boolean) =>
+    [
+      ...new Set(
+        cases
+          .filter((c) => c.status === 'fail' && (c.level === 'MUST' || c.level === 'MUST NOT') === must)
+          .flatMap((c) => c.requirements),
+      ),
+    ].sort();
+  return { failed: ids(true), warnings: ids(false) };
+}
