@@ -58,3 +58,55 @@ describe('docs/harness-authors.md', () => {
     expect(options.knownFailures?.entries).toHaveLength(1);
   });
 });
+
+describe('command lines in the docs and the README', () => {
+  const sources = [
+    ...[
+      'harness-authors.md',
+      'backend-vendors.md',
+      'mock-backend.md',
+      'ci-example.md',
+      'driver-protocol.md',
+    ].map((name) => [`docs/${name}`, doc(name)] as const),
+    ['docs/examples/github-workflow.yml', doc('examples/github-workflow.yml')] as const,
+    ['README.md', readFileSync(join(ROOT, 'README.md'), 'utf8')] as const,
+  ];
+
+  /**
+   * Command lines: `ahp-conformance <command> ...` after `npx`, a backtick or at a line start (prose
+   * that merely names the tool does not count), up to a line end, a backtick or a shell comment;
+   * folded YAML and backslash continuations are joined first.
+   */
+  function commandLines(text: string): string[] {
+    const joined = text.replace(/\n\s+(?=--)/g, ' ').replace(/\\\n\s*/g, ' ');
+    return [...joined.matchAll(/(?:npx |`|^[ \t]*)ahp-conformance ([a-z-]+)((?: [^\s`#|]+)*)/gm)].map(
+      (m) => `${m[1]}${m[2]}`,
+    );
+  }
+
+  it('name only commands that exist, with flags each command documents in its --help', async () => {
+    const { COMMANDS } = await import('./commands/index.js');
+    const problems: string[] = [];
+    let checked = 0;
+    for (const [file, text] of sources) {
+      for (const line of commandLines(text)) {
+        const [name, ...args] = line.split(' ');
+        const command = COMMANDS.find((c) => c.name === name);
+        if (!command) {
+          problems.push(`${file}: unknown command "${name}" in "${line}"`);
+          continue;
+        }
+        checked++;
+        const dashes = args.indexOf('--');
+        for (const arg of dashes === -1 ? args : args.slice(0, dashes)) {
+          const flag = arg.startsWith('--') ? arg.split('=')[0] : undefined;
+          if (flag && flag !== '--help' && !command.help.includes(flag)) {
+            problems.push(`${file}: "${name}" has no ${flag} (in "${line}")`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(15);
+  });
+});

@@ -78,4 +78,30 @@ describe('the packed package', () => {
     const validate = await bin(['validate', 'reply.json']);
     expect(validate.exitCode).toBe(0);
   });
+
+  it('runs the harness suite from the installed package against the bundled reference harness', async () => {
+    // One file's worth of cases keeps this a packaging check, not a second conformance run.
+    const run = await bin([
+      'harness',
+      '--only',
+      'AHP-FAIL-001/transport:http/policy:fail-closed/**',
+      '--reporter',
+      'console',
+      '--reporter',
+      'json',
+      '--reporter',
+      'junit',
+      '--output-dir',
+      'out',
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(app, 'out', 'report.json'), 'utf8')) as {
+      role: string;
+      summary: { passed: number; failed: number };
+    };
+    expect(report.role).toBe('harness');
+    expect(report.summary.passed).toBeGreaterThan(0);
+    expect(report.summary.failed).toBe(0);
+    expect(readFileSync(join(app, 'out', 'junit.xml'), 'utf8')).toContain('<testsuites');
+  });
 });
