@@ -9,7 +9,7 @@ export const HARNESS_MARGINS = {
    * `timeoutMs` of a subscription whose backend answers at once: far above any spawn or
    * round trip, so a loaded machine can never turn an answer into a deadline failure.
    */
-  answerDeadlineMs: 5000,
+  answerDeadlineMs: 10_000,
   /** `timeoutMs` of a case that runs into its deadline, per transport: it is spent in full, so short. */
   shortDeadlineMs: { 'stdio-persistent': 400, 'stdio-per_event': 2500, http: 400 },
   /**
@@ -18,8 +18,11 @@ export const HARNESS_MARGINS = {
    * the deadline would have ended the call, measured from the request's arrival at the mock.
    */
   lateByMs: 300,
-  /** How long the suite waits for a delivery the driver's answer implies has happened. */
-  deliveryWaitMs: 3000,
+  /**
+   * How long the suite waits for a delivery the driver's answer implies has happened (stdio mocks
+   * record through the control server, after booting). Only a failing case waits this long.
+   */
+  deliveryWaitMs: 10_000,
   /** Slack on top of a deadline or budget for a call to be answered (driver, spawn and reaping included). */
   settleToleranceMs: 3000,
 } as const;
