@@ -14,6 +14,7 @@ import {
   type InitializeResult,
 } from '../../suites/driver/index.js';
 import { claimFor } from '../../suites/harness/families/core-claim-rules.js';
+import { redactJson } from '../../suites/backend/redact.js';
 import { SUITE_VERSION } from '../../suites/harness/kit/fixture.js';
 import type { HarnessTarget } from '../../suites/harness/kit/provided.js';
 import { ensureBundles } from '../bundles.js';
@@ -30,6 +31,7 @@ import {
 } from '../pipeline/write-reports.js';
 import { renderJsonReport } from '../report/json-writer.js';
 import { renderMarkdown } from '../report/markdown.js';
+import type { Report } from '../report/report.js';
 import { PACKAGE_ROOT, runConformance } from '../runner/run-conformance.js';
 import { SUITE_GLOBS } from '../selection/collect.js';
 import type { Command } from './registry.js';
@@ -187,8 +189,10 @@ async function runHarness(args: readonly string[], io: CliIo): Promise<number> {
       ? { onCase: (c) => progress.onCase(c), onFilesCollected: (n) => progress.onFilesCollected(n) }
       : {}),
   });
-  const files = await writeReports(outcome.report, options, renderers([token]));
-  if (console) writeLine(io.stdout, renderConsoleSummary(outcome.report, { strict: options.strict, files }));
+  // Should the suite's bearer token ever reach evidence, every reporter gets it redacted, not only JSON.
+  const safe = redactJson(outcome.report as unknown as JsonValue, [token]) as unknown as Report;
+  const files = await writeReports(safe, options, renderers([token]));
+  if (console) writeLine(io.stdout, renderConsoleSummary(safe, { strict: options.strict, files }));
   else for (const file of files) writeLine(io.stdout, `Report: ${file}`);
   return outcome.exitCode === 0 ? EXIT.ok : EXIT.conformanceFailure;
 }
