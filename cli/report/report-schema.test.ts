@@ -1,9 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyKnownFailures } from '../known-failures/apply.js';
 import { parseKnownFailures } from '../known-failures/parse.js';
 import { mergeRepeats } from '../repeat/repeat.js';
-import { runConformance } from '../runner/run-conformance.js';
+import { run } from '../run.js';
+import { PACKAGE_ROOT, runConformance } from '../runner/run-conformance.js';
+import { fakeIo } from '../test-support/fake-io.js';
 import { buildReport } from './report.js';
 import { checkSchema } from './test-support/json-schema.js';
 import { sampleReport } from './test-support/sample-report.js';
@@ -41,6 +45,23 @@ describe('report.schema.json', () => {
     expect(report.requirements.flatMap((r) => r.cases).some((c) => c.repeat?.verdict === 'pass')).toBe(true);
     expect(checkSchema(roundTrip(report), schema)).toEqual([]);
   });
+
+  it(
+    'accepts the report.json the backend command writes for a real backend',
+    { timeout: 180_000 }, // spawns the example backend for each probe session
+    async () => {
+      const out = mkdtempSync(join(tmpdir(), 'ahp-schema-backend-'));
+      const backend = join(PACKAGE_ROOT, 'fixtures/backends/correct-backend.mjs');
+      const f = fakeIo(
+        ['backend', '--reporter', 'json', '--output-dir', out, '--stdio', '--', process.execPath, backend],
+        { env: process.env },
+      );
+      expect(await run(f.io), f.err()).toBe(0);
+      const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { role: string };
+      expect(report.role).toBe('backend');
+      expect(checkSchema(report, schema)).toEqual([]);
+    },
+  );
 
   it('accepts a report with every status, evidence, a repeat summary and run errors', () => {
     expect(checkSchema(roundTrip(sampleReport()), schema)).toEqual([]);
