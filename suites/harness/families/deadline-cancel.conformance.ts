@@ -17,10 +17,10 @@ const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
 
 /**
  * When the call is cancelled, from the start of the call: long enough for the request to have
- * reached the backend (a per_event backend is spawned first), far below the deadline.
+ * reached the backend (stdio backends are spawned by the call first), far below the deadline.
  */
 const CANCEL_AFTER_MS: Readonly<Record<HarnessTransport, number>> = {
-  'stdio-persistent': Math.round(600 * scale),
+  'stdio-persistent': Math.round(1500 * scale),
   'stdio-per_event': Math.round(1500 * scale),
   http: Math.round(600 * scale),
 };
@@ -32,7 +32,7 @@ const REPLY_AFTER_CANCEL_MS = Math.round(400 * scale);
  * costs the run little.
  */
 const DEADLINE_MS: Readonly<Record<HarnessTransport, number>> = {
-  'stdio-persistent': Math.round(2500 * scale),
+  'stdio-persistent': Math.round(4000 * scale),
   'stdio-per_event': Math.round(4000 * scale),
   http: Math.round(2500 * scale),
 };

@@ -19,6 +19,11 @@ import { settlesWithin } from './deadline-timing.js';
 const fixture = useHarnessFixture();
 const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
+/**
+ * A persistent backend is spawned by the first call, inside its deadline: the kit's short
+ * deadline leaves a loaded machine no room for that, so the slow-backend cases give it more.
+ */
+const PERSISTENT_SLOW_DEADLINE_MS = Math.round(1500 * scale);
 
 /** Values that are not a positive integer, each with the name its case carries. */
 const INVALID_TIMEOUTS: ReadonlyArray<[string, JsonValue]> = [
@@ -50,6 +55,7 @@ for (const transport of HARNESS_TRANSPORTS) {
       policy,
       behaviour: { kind: 'deny', reason: 'late deny' },
       late: true,
+      ...(transport === 'stdio-persistent' ? { deadline: PERSISTENT_SLOW_DEADLINE_MS } : {}),
       checks: [settlesWithin(fixture, 'the deadline', (_run, timeoutMs) => timeoutMs)],
     });
   }
