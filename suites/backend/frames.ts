@@ -43,6 +43,7 @@ export const ALLOW_INPUT: JsonObject = { command: 'ls -la' };
 
 /** Names used for unknown fields: no AHP revision defines them. */
 export const UNKNOWN_FIELD = 'xConformanceUnknownField';
+/** The value of every unknown field: nested, so a backend cannot skip it by type. */
 export const UNKNOWN_FIELD_VALUE: JsonObject = { note: 'ignore me', nested: [1, 'two', { three: true }] };
 /** A protocol version no backend supports. */
 export const UNSUPPORTED_VERSION = '1900-01-01';

@@ -8,8 +8,10 @@ import { FrameFactory } from './frames.js';
 import { openTransport, type TransportFailure } from './session.js';
 import type { BackendEndpoint, BackendTarget } from './target.js';
 
+/** Whether the backend can be exercised, or the one sentence saying why not. */
 export type PreflightResult = { ok: true; elapsedMs: number } | { ok: false; message: string };
 
+/** The pre-flight's clock, its bound, and the grace for reaping what it started. */
 export interface PreflightOptions {
   clock: Clock;
   /** Give up after this long: the backend never answered. */

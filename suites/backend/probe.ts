@@ -15,11 +15,13 @@ import type { RequirementLevel } from '../../protocol/requirements.js';
 import type { FrameSpec } from './frames.js';
 import type { BackendBinding } from './target.js';
 
+/** How a step's reply is attributed (see the file comment). */
 export type StepRole = 'baseline' | 'subject' | 'variant';
 
 /** What a reply must be: a decision for a valid tool.before, a JSON-RPC error, or nothing at all. */
 export type Expectation = 'decision' | 'error' | 'silence';
 
+/** One frame of a probe, with its role and what its reply must be. */
 export interface ProbeStep {
   frame: FrameSpec;
   role: StepRole;

@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 import type { BackendBinding } from './target.js';
 import { exampleBackend, failedRequirements, runCli, startHttpExample } from './test-support.js';
 
+/** One self-test run: an example, its binding, and what it must fail or warn on. */
 export interface SelfTestCase {
   example: string;
   binding: BackendBinding;
@@ -24,12 +25,14 @@ export const SELF_TEST_TOKEN = { env: 'AHP_SELF_TEST_TOKEN', value: 'self-test-t
 /** The deny input of every self-test run: the example policy denies recursive forced deletion. */
 export const SELF_TEST_DENY_INPUT = '{"command":"rm -rf /tmp/build"}';
 
+/** The correct example, over every binding: it passes everything. */
 export const CORRECT_RUNS: readonly SelfTestCase[] = [
   { example: 'correct-backend', binding: 'stdio-persistent', failed: [] },
   { example: 'correct-backend', binding: 'stdio-per_event', failed: [] },
   { example: 'correct-backend', binding: 'http', failed: [], token: true },
 ];
 
+/** The twins whose defect only stdio can show. */
 export const BROKEN_STDIO_RUNS: readonly SelfTestCase[] = [
   { example: 'broken/banner', binding: 'stdio-persistent', failed: ['AHP-STDIO-001'] },
   { example: 'broken/multi-line', binding: 'stdio-persistent', failed: ['AHP-STDIO-001'] },
@@ -46,6 +49,7 @@ export const BROKEN_STDIO_RUNS: readonly SelfTestCase[] = [
   { example: 'broken/exit-nonzero', binding: 'stdio-per_event', failed: ['AHP-STDIO-001'] },
 ];
 
+/** The twins whose defect any binding shows, run over HTTP, plus the HTTP-only ones. */
 export const BROKEN_HTTP_RUNS: readonly SelfTestCase[] = [
   { example: 'broken/wrong-id', binding: 'http', failed: ['AHP-RPC-001'] },
   { example: 'broken/wrong-version', binding: 'http', failed: ['AHP-VER-001'] },

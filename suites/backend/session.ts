@@ -15,9 +15,13 @@ import { redactText } from './redact.js';
 import { secretsOf, type BackendEndpoint, type BackendTarget } from './target.js';
 
 // Types come from the transports' public entry (the harness's transport contract file is internal).
+/** A reference harness transport (stdio persistent, stdio per_event or HTTP). */
 export type BackendTransport = ReturnType<typeof createHttpTransport>;
+/** What a transport's request resolves with. */
 export type TransportReply = Awaited<ReturnType<BackendTransport['request']>>;
+/** What a transport's notify resolves with. */
 export type NotifyOutcome = Awaited<ReturnType<BackendTransport['notify']>>;
+/** A transport-level failure: class, stable code, detail. */
 export type TransportFailure = Extract<TransportReply, { ok: false }>['failure'];
 
 /** What one request step saw. */
@@ -43,6 +47,7 @@ export interface NotificationObservation {
   inFrames: Uint8Array[];
 }
 
+/** What one step saw. */
 export type Observation = RequestObservation | NotificationObservation;
 
 /** One line of the transcript: a frame in either direction, or a note (a failure, a late reply). */
@@ -58,11 +63,13 @@ export interface TranscriptEntry {
   truncated?: true;
 }
 
+/** Everything one session saw: one observation per step sent, and the transcript. */
 export interface SessionRun {
   observations: Observation[];
   transcript: TranscriptEntry[];
 }
 
+/** What a session needs besides its frames. */
 export interface SessionOptions {
   target: BackendTarget;
   clock: Clock;

@@ -57,6 +57,7 @@ export function rpcError(step: number, code: number): RequestObservation {
   return replied(step, { jsonrpc: '2.0', id: `evt_${step}`, error: { code, message: 'no' } });
 }
 
+/** A valid, advertised deny. */
 export const DENY = { type: 'deny', reason: 'blocked', code: 'org.example.block' } as const;
 
 /** A notification step: how it was sent, what the transport said, what came back. */

@@ -8,6 +8,7 @@ import type { Probe, ProbeStep } from './probe.js';
 import type { Observation } from './session.js';
 import type { BackendBinding } from './target.js';
 
+/** A case's verdict: pass, fail with its own findings, or untested with the reason. */
 export type Verdict =
   | { status: 'pass'; findings: [] }
   | { status: 'fail'; findings: Finding[]; others: Finding[] }
