@@ -4,6 +4,9 @@ import type { HarnessCase } from './case-model.js';
 import type { HarnessFixture } from './fixture.js';
 import { DEFAULT_SETTINGS, SETTINGS_KEY } from './provided.js';
 
+/** The vitest timeout of a harness case, before scaling. */
+export const CASE_TIMEOUT_MS = 60_000;
+
 /** Declares each case as a conformance case run through the file's fixture. */
 export function harnessCases(fixture: HarnessFixture, cases: readonly HarnessCase[]): void {
   // Read at collection time: `list` collects without a runner's settings, hence the default.
@@ -18,7 +21,8 @@ export function harnessCases(fixture: HarnessFixture, cases: readonly HarnessCas
         requirements: c.requirements,
         ...(c.level === undefined ? {} : { level: c.level }),
         transports: [c.transport],
-        ...(c.timeoutMs === undefined ? {} : { timeoutMs: c.timeoutMs }),
+        // A safety net only: a case with a lost deadline race runs up to three times.
+        timeoutMs: c.timeoutMs ?? CASE_TIMEOUT_MS,
       },
       (ctx) => fixture.run(c, ctx),
       scale,

@@ -1,21 +1,25 @@
 /**
  * Runs one harness case through the fixture: scenario into the mock, `configure`, one `invoke`
- * per step, then the judge and the wire cross-check. Every problem of a step is reported at once;
- * the case attaches its evidence (with the wire transcript when it fails).
+ * per step (run-step.ts), then the verdict. Every problem of a step is reported at once; the case
+ * attaches its evidence (with the wire transcript when it fails).
  */
 import type { JsonObject, JsonValue } from '../../../protocol/json.js';
 import type { CaseContext } from '../../kit/case.js';
-import type { DriverToolEvent, InvokeParams, InvokeResult } from '../../driver/index.js';
+import type { DriverToolEvent } from '../../driver/index.js';
 import type { CaseRunContext, CaseStep, Expected, HarnessCase, StepRun } from './case-model.js';
 import { deriveExpectation, waitsForDeadline } from './expectation.js';
 import { missingFeature } from './features.js';
 import type { FixtureState } from './fixture.js';
-import { judgeAnswer } from './judge.js';
 import { caseRegistration, CASE_BACKEND_ID } from './registration.js';
+import { awaitDeliveries, CaseFailure, caseEvent, mockFor, runStep } from './run-step.js';
 import { caseScenario } from './scenario.js';
 import { stepEvidence } from './transcript.js';
-import { checkWire } from './wire-check.js';
-import { decodeFrames, recordsForCall } from './wire-records.js';
+import { recordsForCall } from './wire-records.js';
+
+export { CaseFailure, caseEvent } from './run-step.js';
+
+/** How many times a case whose deadline race was lost runs, its derived deadline doubling each time. */
+export const DEADLINE_ATTEMPTS = 3;
 
 /** The case's `timeoutMs` (scaled margins, or the case's exact number). */
 export function caseTimeoutMs(testCase: HarnessCase, state: Pick<FixtureState, 'margins'>): number {
@@ -24,96 +28,44 @@ export function caseTimeoutMs(testCase: HarnessCase, state: Pick<FixtureState, '
   return d === 'short' ? state.margins.shortDeadlineMs(testCase.transport) : state.margins.answerDeadlineMs;
 }
 
-/** The `tool.before` of one step: fixed content, unique identities. */
-export function caseEvent(state: Pick<FixtureState, 'prefix'>, n: number): DriverToolEvent {
-  return {
-    id: `evt-${state.prefix}-${n}`,
-    session: { id: `sess-${state.prefix}` },
-    call: { id: `call-${state.prefix}-${n}` },
-    tool: { name: 'Bash', input: { command: 'ls -la /tmp', description: 'list files' } },
-  };
-}
+type Attempt = { verdict: 'done' } | { verdict: 'inconclusive'; problems: string[] };
 
-/** A case failure carrying every problem, one per line. */
-export class CaseFailure extends Error {
-  constructor(readonly problems: string[]) {
-    super(problems.map((p) => `- ${p}`).join('\n'));
-    this.name = 'CaseFailure';
-  }
-}
-
-function mockFor(state: FixtureState, testCase: HarnessCase) {
-  return testCase.transport === 'http' ? state.mocks.http : state.mocks.control;
-}
-
-async function awaitDeliveries(
+async function configureCase(
   state: FixtureState,
   testCase: HarnessCase,
-  callId: string,
-  count: number,
-  method = 'hooks/intercept',
-) {
-  const mock = mockFor(state, testCase);
-  const matching = () =>
-    decodeFrames(mock.recordings({ type: 'inbound' })).filter(
-      (f) => f.callId === callId && f.method === method,
-    ).length;
-  // Stdio mocks record through the control server, possibly after the driver answered: wait for it.
-  await mock
-    .waitForDelivery(() => matching() >= count, { timeoutMs: state.margins.deliveryWaitMs })
-    .catch(() => undefined);
-}
-
-async function runStep(
-  state: FixtureState,
-  testCase: HarnessCase,
-  step: CaseStep,
-  index: number,
-  ids: { event: DriverToolEvent; expected: Expected },
-  runContext: CaseRunContext,
-): Promise<{ run: StepRun; problems: string[]; untested?: string }> {
-  const { event, expected } = ids;
-  const params: InvokeParams = { event };
-  if (step.invoke?.budgetMs !== undefined) params.budgetMs = step.invoke.budgetMs;
-  if (step.invoke?.cancelAfterMs !== undefined) params.cancelAfterMs = step.invoke.cancelAfterMs;
-  const started = performance.now();
-  const result: InvokeResult = await state.client.invoke(params);
-  const elapsedMs = performance.now() - started;
-  const entry = result.audit.find((a) => a.backendId === CASE_BACKEND_ID && a.mode !== 'observe');
-  if (expected.wire !== 'none') {
-    await awaitDeliveries(state, testCase, event.call.id, Math.max(1, entry?.attempts ?? 1));
-  }
-  const eventIds = [event.id as string, ...(result.eventId === undefined ? [] : [result.eventId])];
-  const records = recordsForCall(mockFor(state, testCase).recordings(), { callId: event.call.id, eventIds });
-  const run: StepRun = {
-    index,
-    eventId: result.eventId ?? (event.id as string),
-    suggestedEventId: event.id as string,
-    callId: event.call.id,
-    expected,
-    result,
-    records,
-    elapsedMs,
-  };
-  const authorization = testCase.auth === 'token' ? `Bearer ${state.token}` : undefined;
-  const wire = checkWire({
-    expected,
-    result,
-    records,
-    backendId: CASE_BACKEND_ID,
-    ...(authorization === undefined ? {} : { authorization }),
+  ctx: CaseContext,
+  timeoutMs: number,
+  first: Expected,
+): Promise<boolean> {
+  const registration = caseRegistration(testCase, state.mocks.endpoints, timeoutMs);
+  ctx.evidence({ registration, timeoutMs });
+  const configured = await state.client.configure({
+    registration,
+    ...(testCase.retries === undefined ? {} : { retries: testCase.retries }),
   });
-  const problems = [...judgeAnswer(expected, result, CASE_BACKEND_ID), ...wire.problems];
-  const context = { ...runContext, runs: [...runContext.runs, run] };
-  for (const check of testCase.checks ?? []) problems.push(...(await check.run(run, context)));
-  return { run, problems, ...(wire.untested === undefined ? {} : { untested: wire.untested }) };
+  ctx.evidence({ configure: configured as unknown as JsonValue });
+  if (first.configure === 'rejected') {
+    if (configured.accepted) {
+      throw new CaseFailure([
+        `the harness accepted ${first.because.replace(/^the harness must refuse /, '')}`,
+      ]);
+    }
+    return false;
+  }
+  if (!configured.accepted) {
+    throw new CaseFailure([
+      `the harness refused a valid registration: ${configured.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
+    ]);
+  }
+  return true;
 }
 
-/** Runs one case to its verdict. */
-export async function runCase(state: FixtureState, testCase: HarnessCase, ctx: CaseContext): Promise<void> {
-  const lacking = missingFeature(testCase, state.info);
-  if (lacking !== undefined) ctx.untested(lacking);
-  const timeoutMs = caseTimeoutMs(testCase, state);
+async function attemptCase(
+  state: FixtureState,
+  testCase: HarnessCase,
+  ctx: CaseContext,
+  timeoutMs: number,
+): Promise<Attempt> {
   const steps: CaseStep[] = [testCase, ...(testCase.then ?? [])];
   const events = steps.map(() => caseEvent(state, ++state.counter));
   const expectations = steps.map((s) => deriveExpectation(testCase, s, timeoutMs));
@@ -128,25 +80,8 @@ export async function runCase(state: FixtureState, testCase: HarnessCase, ctx: C
     }),
   );
   mock.reset();
-  const registration = caseRegistration(testCase, state.mocks.endpoints, timeoutMs);
-  ctx.evidence({ registration, timeoutMs });
-  const configured = await state.client.configure({
-    registration,
-    ...(testCase.retries === undefined ? {} : { retries: testCase.retries }),
-  });
-  const first = expectations[0] as Expected;
-  ctx.evidence({ configure: configured as unknown as JsonValue });
-  if (first.configure === 'rejected') {
-    if (configured.accepted)
-      throw new CaseFailure([
-        `the harness accepted ${first.because.replace(/^the harness must refuse /, '')}`,
-      ]);
-    return;
-  }
-  if (!configured.accepted) {
-    throw new CaseFailure([
-      `the harness refused a valid registration: ${configured.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
-    ]);
+  if (!(await configureCase(state, testCase, ctx, timeoutMs, expectations[0] as Expected))) {
+    return { verdict: 'done' };
   }
   const runContext: CaseRunContext = {
     testCase,
@@ -181,7 +116,28 @@ export async function runCase(state: FixtureState, testCase: HarnessCase, ctx: C
     if (outcome.untested !== undefined) ctx.untested(outcome.untested);
     if (outcome.problems.length > 0) {
       const where = steps.length > 1 ? `call ${i + 1}${step.label ? ` (${step.label})` : ''}: ` : '';
-      throw new CaseFailure(outcome.problems.map((p) => `${where}${p}`));
+      const problems = outcome.problems.map((p) => `${where}${p}`);
+      if (outcome.inconclusive) return { verdict: 'inconclusive', problems };
+      throw new CaseFailure(problems);
     }
   }
+  return { verdict: 'done' };
+}
+
+/** Runs one case to its verdict; a lost deadline race runs it again with a longer deadline. */
+export async function runCase(state: FixtureState, testCase: HarnessCase, ctx: CaseContext): Promise<void> {
+  const lacking = missingFeature(testCase, state.info);
+  if (lacking !== undefined) ctx.untested(lacking);
+  const base = caseTimeoutMs(testCase, state);
+  const tried: number[] = [];
+  let last: string[] = [];
+  for (let attempt = 0; attempt < DEADLINE_ATTEMPTS; attempt++) {
+    const timeoutMs = base * 2 ** attempt;
+    tried.push(timeoutMs);
+    ctx.evidence({ deadlinesTried: tried });
+    const outcome = await attemptCase(state, testCase, ctx, timeoutMs);
+    if (outcome.verdict === 'done') return;
+    last = outcome.problems;
+  }
+  throw new CaseFailure([...last, `(the same with deadlines of ${tried.join(', ')} ms)`]);
 }

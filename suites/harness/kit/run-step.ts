@@ -1,0 +1,121 @@
+/**
+ * One call of a harness case: `invoke`, wait for what the mock must have recorded, then the judge,
+ * the wire cross-check and the case's own checks. Problems are returned, all at once.
+ */
+import type { DriverToolEvent, InvokeParams, InvokeResult } from '../../driver/index.js';
+import type { CaseRunContext, CaseStep, Expected, HarnessCase, StepRun } from './case-model.js';
+import type { FixtureState } from './fixture.js';
+import { judgeAnswer } from './judge.js';
+import { CASE_BACKEND_ID } from './registration.js';
+import { checkWire } from './wire-check.js';
+import { decodeFrames, recordsForCall } from './wire-records.js';
+
+/** The `tool.before` of one step: fixed content, unique identities. */
+export function caseEvent(state: Pick<FixtureState, 'prefix'>, n: number): DriverToolEvent {
+  return {
+    id: `evt-${state.prefix}-${n}`,
+    session: { id: `sess-${state.prefix}` },
+    call: { id: `call-${state.prefix}-${n}` },
+    tool: { name: 'Bash', input: { command: 'ls -la /tmp', description: 'list files' } },
+  };
+}
+
+/** A case failure carrying every problem, one per line. */
+export class CaseFailure extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.map((p) => `- ${p}`).join('\n'));
+    this.name = 'CaseFailure';
+  }
+}
+
+export function mockFor(state: FixtureState, testCase: HarnessCase) {
+  return testCase.transport === 'http' ? state.mocks.http : state.mocks.control;
+}
+
+export async function awaitDeliveries(
+  state: FixtureState,
+  testCase: HarnessCase,
+  callId: string,
+  count: number,
+  method = 'hooks/intercept',
+) {
+  const mock = mockFor(state, testCase);
+  const matching = () =>
+    decodeFrames(mock.recordings({ type: 'inbound' })).filter(
+      (f) => f.callId === callId && f.method === method,
+    ).length;
+  // Stdio mocks record through the control server, possibly after the driver answered: wait for it.
+  await mock
+    .waitForDelivery(() => matching() >= count, { timeoutMs: state.margins.deliveryWaitMs })
+    .catch(() => undefined);
+}
+
+export async function runStep(
+  state: FixtureState,
+  testCase: HarnessCase,
+  step: CaseStep,
+  index: number,
+  ids: { event: DriverToolEvent; expected: Expected },
+  runContext: CaseRunContext,
+): Promise<{ run: StepRun; problems: string[]; untested?: string; inconclusive?: boolean }> {
+  const { event, expected } = ids;
+  const params: InvokeParams = { event };
+  if (step.invoke?.budgetMs !== undefined) params.budgetMs = step.invoke.budgetMs;
+  if (step.invoke?.cancelAfterMs !== undefined) params.cancelAfterMs = step.invoke.cancelAfterMs;
+  const started = performance.now();
+  const result: InvokeResult = await state.client.invoke(params);
+  const elapsedMs = performance.now() - started;
+  const entry = result.audit.find((a) => a.backendId === CASE_BACKEND_ID && a.mode !== 'observe');
+  if (expected.wire !== 'none') {
+    await awaitDeliveries(state, testCase, event.call.id, Math.max(1, entry?.attempts ?? 1));
+  }
+  const eventIds = [event.id as string, ...(result.eventId === undefined ? [] : [result.eventId])];
+  const records = recordsForCall(mockFor(state, testCase).recordings(), { callId: event.call.id, eventIds });
+  const run: StepRun = {
+    index,
+    eventId: result.eventId ?? (event.id as string),
+    suggestedEventId: event.id as string,
+    callId: event.call.id,
+    expected,
+    result,
+    records,
+    elapsedMs,
+  };
+  const authorization = testCase.auth === 'token' ? `Bearer ${state.token}` : undefined;
+  const wire = checkWire({
+    expected,
+    result,
+    records,
+    backendId: CASE_BACKEND_ID,
+    ...(authorization === undefined ? {} : { authorization }),
+  });
+  const problems = [...judgeAnswer(expected, result, CASE_BACKEND_ID), ...wire.problems];
+  const context = { ...runContext, runs: [...runContext.runs, run] };
+  for (const check of testCase.checks ?? []) problems.push(...(await check.run(run, context)));
+  const judged = judgeAnswer(expected, result, CASE_BACKEND_ID);
+  const lostRace =
+    judged.length === 0 &&
+    wire.problems.length > 0 &&
+    deadlineRaceLost(testCase, expected, records.requests.length);
+  return {
+    run,
+    problems,
+    ...(wire.untested === undefined ? {} : { untested: wire.untested }),
+    ...(lostRace ? { inconclusive: true } : {}),
+  };
+}
+
+/**
+ * True when a call that had to run into its deadline ended before its request reached the mock,
+ * while the driver's answer was otherwise right: on a loaded machine a per-event process can take
+ * longer to boot and read its stdin than the deadline lasts. That proves nothing either way, so
+ * the case runs again with a longer deadline (only derived deadlines grow; an exact one is data).
+ */
+export function deadlineRaceLost(testCase: HarnessCase, expected: Expected, requests: number): boolean {
+  return (
+    typeof testCase.deadline !== 'number' &&
+    expected.wire === 'delivered' &&
+    requests === 0 &&
+    (expected.audit.classes?.includes('deadline-exceeded') ?? false)
+  );
+}
