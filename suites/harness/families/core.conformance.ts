@@ -12,7 +12,8 @@ import { claimFor, claimProblems, interceptionTransports } from './core-claim-ru
 import { unknownFieldCases } from './core-unknown-fields-cases.js';
 import { harnessCases } from '../kit/define.js';
 
-const fixture = useHarnessFixture();
+// Every case here runs through runCase, so consecutive cases with the same registration may share it.
+const fixture = useHarnessFixture({ reuseConfigured: true });
 const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
 
 conformanceCase(

@@ -3,4 +3,5 @@ import { harnessCases } from '../kit/define.js';
 import { useHarnessFixture } from '../kit/fixture.js';
 import { failureMatrix } from './fail-matrix.js';
 
-harnessCases(useHarnessFixture(), failureMatrix('stdio-persistent'));
+// Consecutive cases with the same registration keep the harness (and its backend process).
+harnessCases(useHarnessFixture({ reuseConfigured: true }), failureMatrix('stdio-persistent'));

@@ -36,6 +36,21 @@ export interface FixtureState {
   prefix: string;
   /** Next step number (event and call ids). */
   counter: number;
+  /** Whether a case may keep the harness the previous case configured (see `FixtureOptions`). */
+  reuse: boolean;
+  /** What the driver's harness was last configured with, while a following case may reuse it. */
+  configured: string | undefined;
+}
+
+/** Options of a suite file's fixture. */
+export interface FixtureOptions {
+  /**
+   * Let a case keep the harness the previous case left when both configure the same registration
+   * and the previous case passed without waits, late replies or backend exits: no `configure`, no
+   * new persistent process. Only for files whose every case runs through `harnessCases`, since a
+   * case that talks to the client directly would leave the fixture unaware of what it configured.
+   */
+  reuseConfigured?: boolean;
 }
 
 /** A suite file's fixture. */
@@ -54,7 +69,7 @@ export function driverEnv(target: HarnessTarget, token: string): Record<string, 
 }
 
 /** Registers the file's `beforeAll` / `afterAll` and returns the fixture. */
-export function useHarnessFixture(): HarnessFixture {
+export function useHarnessFixture(options: FixtureOptions = {}): HarnessFixture {
   let state: FixtureState | undefined;
   let mocks: SuiteMocks | undefined;
   let client: DriverClient | undefined;
@@ -82,6 +97,8 @@ export function useHarnessFixture(): HarnessFixture {
       token,
       prefix: randomBytes(4).toString('hex'),
       counter: 0,
+      reuse: options.reuseConfigured === true,
+      configured: undefined,
     };
   }, 60_000);
   afterAll(async () => {

@@ -30,6 +30,30 @@ export function caseTimeoutMs(testCase: HarnessCase, state: Pick<FixtureState, '
 
 type Attempt = { verdict: 'done' } | { verdict: 'inconclusive'; problems: string[] };
 
+/** Behaviours after which the backend is as it was: a following case may keep the harness. */
+const CLEAN_KINDS = new Set([
+  'respond',
+  'deny',
+  'rpc-error',
+  'mismatched-id',
+  'not-jsonrpc',
+  'malformed-json',
+  'malformed-utf8',
+  'pretty',
+  'raw',
+  'http-status',
+  'http-redirect',
+  'http-unauthorized',
+  'wrong-content-type',
+]);
+
+/** True when no step of the case leaves anything pending or ended (waits, late replies, exits). */
+export function leavesHarnessClean(testCase: HarnessCase): boolean {
+  return [testCase, ...(testCase.then ?? [])].every(
+    (s) => !s.late && !s.invoke && CLEAN_KINDS.has(s.behaviour.kind),
+  );
+}
+
 async function configureCase(
   state: FixtureState,
   testCase: HarnessCase,
@@ -39,10 +63,16 @@ async function configureCase(
 ): Promise<boolean> {
   const registration = caseRegistration(testCase, state.mocks.endpoints, timeoutMs);
   ctx.evidence({ registration, timeoutMs });
-  const configured = await state.client.configure({
-    registration,
-    ...(testCase.retries === undefined ? {} : { retries: testCase.retries }),
-  });
+  const params = { registration, ...(testCase.retries === undefined ? {} : { retries: testCase.retries }) };
+  const key = JSON.stringify(params);
+  const previous = state.configured;
+  state.configured = undefined;
+  if (state.reuse && first.configure === 'accepted' && previous === key) {
+    ctx.evidence({ configure: 'kept the harness of the previous case (same registration)' });
+    state.configured = key;
+    return true;
+  }
+  const configured = await state.client.configure(params);
   ctx.evidence({ configure: configured as unknown as JsonValue });
   if (first.configure === 'rejected') {
     if (configured.accepted) {
@@ -57,6 +87,7 @@ async function configureCase(
       `the harness refused a valid registration: ${configured.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
     ]);
   }
+  state.configured = key;
   return true;
 }
 
@@ -135,8 +166,18 @@ export async function runCase(state: FixtureState, testCase: HarnessCase, ctx: C
     const timeoutMs = base * 2 ** attempt;
     tried.push(timeoutMs);
     ctx.evidence({ deadlinesTried: tried });
-    const outcome = await attemptCase(state, testCase, ctx, timeoutMs);
-    if (outcome.verdict === 'done') return;
+    let outcome: Attempt;
+    try {
+      outcome = await attemptCase(state, testCase, ctx, timeoutMs);
+    } catch (error) {
+      state.configured = undefined;
+      throw error;
+    }
+    if (outcome.verdict === 'done') {
+      if (!leavesHarnessClean(testCase)) state.configured = undefined;
+      return;
+    }
+    state.configured = undefined;
     last = outcome.problems;
   }
   throw new CaseFailure([...last, `(the same with deadlines of ${tried.join(', ')} ms)`]);
