@@ -44,7 +44,7 @@ export const BROKEN_STDIO_RUNS: readonly SelfTestCase[] = [
     example: 'broken/stall-after-six',
     binding: 'stdio-persistent',
     failed: ['AHP-RPC-002'],
-    deadlineMs: 2_000,
+    deadlineMs: 4_000,
   },
   { example: 'broken/exit-nonzero', binding: 'stdio-per_event', failed: ['AHP-STDIO-001'] },
 ];
@@ -84,7 +84,31 @@ export function selfTestArgv(c: SelfTestCase, backendPath: string, url?: string)
 }
 
 /** One CLI run takes a vitest start plus its cases; generous for a loaded 2-core machine. */
-export const SELF_TEST_RUN_TIMEOUT_MS = 120_000;
+export const SELF_TEST_RUN_TIMEOUT_MS = 300_000;
+
+/**
+ * Runs at once per self-test file. Runs are independent (each its own vitest instance, backend
+ * processes and temporary report directory); two share the 2 cores without starving a backend
+ * past its deadline.
+ */
+export const SELF_TEST_PARALLEL_RUNS = 2;
+
+/** A small semaphore: at most `slots` self-test runs at a time within one test file. */
+export function limiter(slots: number): <T>(work: () => Promise<T>) => Promise<T> {
+  let free = slots;
+  const waiting: (() => void)[] = [];
+  return async (work) => {
+    if (free === 0) await new Promise<void>((resolve) => waiting.push(resolve));
+    else free -= 1;
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free += 1;
+    }
+  };
+}
 
 /** Runs one self-test case and checks its exit code, its failed requirements and its evidence. */
 export async function checkSelfTest(c: SelfTestCase): Promise<void> {

@@ -1,14 +1,22 @@
 // The binding-agnostic broken examples, self-certified over HTTP (a case costs no process start
 // there). A file of its own so that vitest can run it beside the stdio self-test.
 import { describe, it } from 'vitest';
-import { BROKEN_HTTP_RUNS, checkSelfTest, SELF_TEST_RUN_TIMEOUT_MS } from './self-test-cases.js';
+import {
+  BROKEN_HTTP_RUNS,
+  checkSelfTest,
+  limiter,
+  SELF_TEST_PARALLEL_RUNS,
+  SELF_TEST_RUN_TIMEOUT_MS,
+} from './self-test-cases.js';
 
-describe('backend self-certification: broken HTTP examples', () => {
+const slot = limiter(SELF_TEST_PARALLEL_RUNS);
+
+describe.concurrent('backend self-certification: HTTP twins', () => {
   for (const c of BROKEN_HTTP_RUNS) {
     const what =
       c.failed.length > 0
         ? `fails exactly ${c.failed.join(', ')}`
         : `warns on ${(c.warnings ?? []).join(', ')}`;
-    it(`${c.example} ${what}`, () => checkSelfTest(c), SELF_TEST_RUN_TIMEOUT_MS);
+    it(`${c.example} ${what}`, () => slot(() => checkSelfTest(c)), SELF_TEST_RUN_TIMEOUT_MS);
   }
 });
