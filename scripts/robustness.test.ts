@@ -138,7 +138,7 @@ describe('robustness engine', () => {
           await new Promise((resolve) => setTimeout(resolve, TEST_LATE_TOLERANCE_MS * 2));
           return r;
         },
-        /later than the .* deadline/,
+        /after the process could first act on the .* deadline/,
       ],
       [
         'leaves a rejection unhandled',

@@ -12,7 +12,11 @@ import { runReal, type RealAdapter, type RealReport } from './lib/real-run.js';
 import { stdioAdapter, type RealMargins } from './lib/real-stdio.js';
 import { FaultCounter, type Violation } from './lib/run-support.js';
 
-/** The script's strict bound: a call settles no later than its deadline plus this. */
+/**
+ * The script's strict bound: a call settles no later than its deadline plus this, counted from the
+ * first moment the process could act on the deadline (on this shared VM the OS or a GC may hold
+ * the whole process for hundreds of ms; the raw figure is printed too).
+ */
 export const LATE_TOLERANCE_MS = 50;
 /** Untimed warm-up streams (negative indices): the first calls compile the validators and are slow. */
 export const WARMUP_STREAMS = 200;
@@ -91,7 +95,7 @@ function summary(io: RobustnessIo, name: string, r: InProcessReport): void {
     `  outcomes: ${JSON.stringify(r.outcomes)}; late replies noted: ${r.lateReplies}; deadline passed before sending: ${r.unsent}`,
   );
   io.stdout(
-    `  latest settlement: ${r.maxLatenessMs.toFixed(1)} ms after the deadline; net of CPU run-queue waits ${r.maxNetLatenessMs.toFixed(1)} ms (bound ${LATE_TOLERANCE_MS} ms); worst event-loop lag ${r.maxLoopLagMs.toFixed(0)} ms`,
+    `  latest settlement: ${r.maxLatenessMs.toFixed(1)} ms after the deadline; from the first moment the process could act on it ${r.maxNetLatenessMs.toFixed(1)} ms (bound ${LATE_TOLERANCE_MS} ms); worst event-loop lag ${r.maxLoopLagMs.toFixed(0)} ms`,
   );
   io.stdout(
     `  settlements past the deadline by > 10 / 25 / 50 ms: ${r.lateness.over10} / ${r.lateness.over25} / ${r.lateness.over50}`,
@@ -101,7 +105,7 @@ function summary(io: RobustnessIo, name: string, r: InProcessReport): void {
     const heap = mem.map((m) => m.heapUsedMb);
     const rss = mem.map((m) => m.rssMb);
     io.stdout(
-      `  heap after GC: ${Math.min(...heap).toFixed(1)}..${Math.max(...heap).toFixed(1)} MiB; rss ${Math.min(...rss).toFixed(0)}..${Math.max(...rss).toFixed(0)} MiB (${mem.length} samples)`,
+      `  heap after GC: ${Math.min(...heap).toFixed(1)}..${Math.max(...heap).toFixed(1)} MiB; rss ${Math.min(...rss).toFixed(0)}..${Math.max(...rss).toFixed(0)} MiB (${mem.length} samples; bounds after ${MEMORY.warmupStreams} streams: heap +${MEMORY.heapGrowthMb} MiB, rss +${MEMORY.rssGrowthMb} MiB)`,
     );
   }
 }
@@ -116,7 +120,7 @@ function realSummary(io: RobustnessIo, r: RealReport): void {
     `  outcomes: ${JSON.stringify(r.outcomes)}; calls after a stream that left bytes behind: ${r.tainted}`,
   );
   io.stdout(
-    `  latest settlement: ${r.maxLatenessMs.toFixed(1)} ms after the deadline; net of CPU run-queue waits ${r.maxNetLatenessMs.toFixed(1)} ms (bound ${LATE_TOLERANCE_MS} ms)`,
+    `  latest settlement: ${r.maxLatenessMs.toFixed(1)} ms after the deadline; from the first moment the process could act on it ${r.maxNetLatenessMs.toFixed(1)} ms (bound ${LATE_TOLERANCE_MS} ms)`,
   );
 }
 

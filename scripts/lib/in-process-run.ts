@@ -7,6 +7,7 @@ import { IN_PROCESS_PROFILE, hostileStreamArb, type StreamProfile } from './host
 import { estimatedBytes, streamBytes, type HostileStream } from './hostile-model.js';
 import { runOne, violationOf } from './in-process-stream.js';
 import {
+  GcLog,
   LagMonitor,
   collectGarbage,
   StreamGate,
@@ -60,6 +61,9 @@ export interface InProcessReport {
   violation?: Violation;
 }
 
+/** Streams between two collections at a quiet moment (all in-flight calls drained). */
+const QUIET_GC_EVERY = 200;
+
 /** Streams this large run alone: moving megabytes would delay the deadlines of their neighbours. */
 const HEAVY_BYTES = 64 * 1024;
 
@@ -81,6 +85,9 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
     maxLoopLagMs: 0,
     lateness: { over10: 0, over25: 0, over50: 0 },
   };
+  const gc = new GcLog();
+  gc.start();
+  const streamOptions = { ...options, gc };
   const generate = (index: number) =>
     (fc.sample(arb, { seed: streamSeed(options.seed, index), numRuns: 1 }) as [HostileStream])[0];
   for (let i = 0; i < options.warmupStreams && !report.violation; i++) {
@@ -91,7 +98,7 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
       index,
       stream,
       bytes,
-      { ...options, lateToleranceMs: Number.POSITIVE_INFINITY },
+      { ...streamOptions, lateToleranceMs: Number.POSITIVE_INFINITY },
       profile.frameCapBytes,
     );
     if (run.problems.length > 0) report.violation = violationOf(run, options.seed, run.problems);
@@ -105,8 +112,13 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
   let faultsSeen = options.faults.count;
   const step = Math.max(1, Math.floor(options.streams / 20));
   while (next < options.streams && !report.violation) {
-    // Work in slices of `sampleEvery`, drained before each memory sample so a forced GC costs no deadline.
-    const sliceEnd = Math.min(options.streams, next + options.memory.sampleEvery);
+    // Work in slices, drained before each collection so a full GC costs no deadline (left to
+    // itself, V8 would run its major GCs in the middle of in-flight deadlines).
+    const sliceEnd = Math.min(
+      options.streams,
+      next + QUIET_GC_EVERY,
+      (Math.floor(next / options.memory.sampleEvery) + 1) * options.memory.sampleEvery,
+    );
     const worker = async () => {
       while (next < sliceEnd && !report.violation) {
         const index = from + next++;
@@ -114,7 +126,7 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
         const heavy = estimatedBytes(stream) > HEAVY_BYTES;
         await gate.enter(heavy);
         const bytes = streamBytes(stream, requestIdFor(options.seed, index));
-        const run = await runOne(index, stream, bytes, options, profile.frameCapBytes).finally(() => {
+        const run = await runOne(index, stream, bytes, streamOptions, profile.frameCapBytes).finally(() => {
           // Still alone: collect the megabytes now rather than during a neighbour's deadline.
           if (heavy) collectGarbage();
           gate.leave(heavy);
@@ -148,6 +160,10 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
     await Promise.all(Array.from({ length: options.concurrency }, worker));
     // Let a rejection that surfaces a turn late still be seen before the next slice.
     await new Promise<void>((resolve) => setImmediate(resolve));
+    if (next % options.memory.sampleEvery !== 0 && next < options.streams) {
+      collectGarbage();
+      continue;
+    }
     report.memory.push(sampleMemory(report.streams));
     const leak = memoryProblem(report.memory, options.memory);
     const fault =
@@ -165,6 +181,7 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
     }
   }
   lag.stop();
+  gc.stop();
   report.maxLoopLagMs = lag.maxLagMs;
   report.elapsedMs = performance.now() - started;
   return report;

@@ -14,7 +14,9 @@ import {
   invokeInputFor,
   registrationFor,
   requestIdFor,
-  runQueueWaitMs,
+  latenessOf,
+  startDeadlineProbe,
+  type GcLog,
   type Violation,
 } from './run-support.js';
 import { checkSettlement, outcomesOf, type Outcome } from './stream-check.js';
@@ -26,6 +28,8 @@ export interface StreamRunOptions {
   lateToleranceMs: number;
   /** The harness under test (default: the reference harness); the self-tests pass broken twins. */
   createHarness?: (options: HarnessOptions) => Harness;
+  /** GC pauses, so lateness can leave them out. */
+  gc: GcLog;
 }
 
 const SOURCE = 'urn:uuid:00000000-0000-4000-8000-00000000b0b0';
@@ -110,28 +114,30 @@ export async function runOne(
     advertisedEffects: ['deny'],
     source: SOURCE,
   });
-  const wait0 = runQueueWaitMs();
   const t0 = performance.now();
+  const probe = startDeadlineProbe(t0 + stream.timeoutMs);
   try {
     run.result = await harness.invoke(invokeInputFor(requestId, index));
   } catch (error) {
     run.problems.push(`invoke rejected: ${error instanceof Error ? error.message : String(error)}`);
   }
   const settledAt = performance.now();
-  const settleMs = settledAt - t0;
-  const starvedMs = runQueueWaitMs() - wait0;
-  run.latenessMs = settleMs - stream.timeoutMs;
-  run.netLatenessMs = run.latenessMs - starvedMs;
+  const reading = probe.stop(settledAt);
   run.timeline = `invoke->send ${record.requestedAt === undefined ? 'never' : (record.requestedAt - t0).toFixed(1)} ms, send->first item ${record.firstItemAt === undefined ? '-' : (record.firstItemAt - (record.requestedAt ?? 0)).toFixed(1)} ms, -> settled ${(settledAt - (record.firstItemAt ?? record.requestedAt ?? t0)).toFixed(1)} ms`;
   // A harness descheduled past a short deadline before sending rightly sends nothing; otherwise once.
   run.unsent = record.requests === 0;
-  if (record.requests > 1 || (run.unsent && settleMs < stream.timeoutMs)) {
+  if (record.requests > 1 || (run.unsent && settledAt < reading.deadlineAt)) {
     run.problems.push(
-      `the harness sent ${record.requests} requests (retries are 0) and settled after ${settleMs.toFixed(1)} ms`,
+      `the harness sent ${record.requests} requests (retries are 0) and settled ${(settledAt - reading.deadlineAt).toFixed(1)} ms after its deadline`,
     );
   }
   if (record.requests > 0) await record.done;
   await harness.close();
+  // A turn later the GC entries of the call's window have been delivered.
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const lateness = latenessOf(reading, options.gc);
+  run.latenessMs = lateness.rawMs;
+  run.netLatenessMs = lateness.netMs;
   if (!run.result) return run;
   run.late = record.lateDelivered;
   const sent = run.result.transcript.find((e) => e.direction === 'out')?.text;
@@ -158,8 +164,7 @@ export async function runOne(
       requestId,
       bytes,
       allowed: allowedOutcomes(stream, bytes, requestId, record, run.result.audit[0], cap),
-      settleMs,
-      starvedMs,
+      lateness,
       lateToleranceMs: options.lateToleranceMs,
     }),
   );

@@ -8,7 +8,9 @@ import { chunksOf, scriptChunks, streamBytes, type Chunk, type HostileStream } f
 import {
   invokeInputFor,
   requestIdFor,
-  runQueueWaitMs,
+  GcLog,
+  latenessOf,
+  startDeadlineProbe,
   streamSeed,
   tally,
   type FaultCounter,
@@ -83,6 +85,8 @@ export async function runReal(adapter: RealAdapter, options: RealRunOptions): Pr
     maxNetLatenessMs: -Infinity,
   };
   const from = options.from ?? 0;
+  const gc = new GcLog();
+  gc.start();
   const started = performance.now();
   const step = Math.max(1, Math.floor(options.streams / 20));
   const taint = new Map<string, { tainted: boolean; previous: Uint8Array }>();
@@ -104,8 +108,7 @@ export async function runReal(adapter: RealAdapter, options: RealRunOptions): Pr
       const state = taint.get(key) ?? { tainted: false, previous: new Uint8Array(0) };
       const script = { chunks: scriptChunks(chunks), ...adapter.scriptExtras(stream, bytes) };
       const faultsBefore = options.faults.count;
-      const wait0 = runQueueWaitMs();
-      const t0 = performance.now();
+      const probe = startDeadlineProbe(performance.now() + stream.timeoutMs);
       let result: InvokeResult;
       try {
         result = await harness.invoke(invokeInputFor(requestId, index, { script }));
@@ -116,12 +119,13 @@ export async function runReal(adapter: RealAdapter, options: RealRunOptions): Pr
         });
         return;
       }
-      const settleMs = performance.now() - t0;
-      const starvedMs = runQueueWaitMs() - wait0;
+      const reading = probe.stop(performance.now());
       const call: RealCall = { index, stream, requestId, bytes, chunks, harness, result, ...state };
       const problems: string[] = [];
       const stuck = await adapter.afterCall(call);
       if (stuck) problems.push(stuck);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const lateness = latenessOf(reading, gc);
       const allowed = adapter.allowed(call);
       if (state.tainted) allowed.push({ kind: 'failure' });
       problems.push(
@@ -132,8 +136,7 @@ export async function runReal(adapter: RealAdapter, options: RealRunOptions): Pr
           requestId,
           bytes: state.tainted ? [bytes, Buffer.concat([state.previous, bytes])] : bytes,
           allowed,
-          settleMs,
-          starvedMs,
+          lateness,
           lateToleranceMs: options.lateToleranceMs,
         }),
       );
@@ -144,8 +147,8 @@ export async function runReal(adapter: RealAdapter, options: RealRunOptions): Pr
       if (state.tainted) report.tainted += 1;
       tally(report.categories, stream.category);
       tally(report.outcomes, `${result.decision}${result.synthetic ? '/synthetic' : ''}`);
-      report.maxLatenessMs = Math.max(report.maxLatenessMs, settleMs - stream.timeoutMs);
-      report.maxNetLatenessMs = Math.max(report.maxNetLatenessMs, settleMs - starvedMs - stream.timeoutMs);
+      report.maxLatenessMs = Math.max(report.maxLatenessMs, lateness.rawMs);
+      report.maxNetLatenessMs = Math.max(report.maxNetLatenessMs, lateness.netMs);
       if (problems.length > 0) {
         fail(index, [...problems, `(tainted by the previous stream: ${state.tainted})`], {
           stream,
@@ -160,6 +163,7 @@ export async function runReal(adapter: RealAdapter, options: RealRunOptions): Pr
   try {
     await Promise.all(Array.from({ length: options.lanes }, (_, i) => lane(i)));
   } finally {
+    gc.stop();
     const leftovers = await adapter.close();
     if (leftovers.length > 0) fail(from + options.streams, leftovers);
   }

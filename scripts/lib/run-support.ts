@@ -1,6 +1,7 @@
 // Shared pieces of the robustness runs: the registration, the invoke input, per-stream seeds,
 // a violation record that replays, fault counting and memory sampling.
 import { readFileSync } from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { InvokeInput } from '../../reference-harness/index.js';
@@ -213,4 +214,91 @@ export function runQueueWaitMs(): number {
   } catch {
     return 0;
   }
+}
+
+/** How late a call settled: raw, and from the first moment the process could act on its deadline. */
+export interface Lateness {
+  /** Settlement minus the deadline (negative when in time). */
+  rawMs: number;
+  /**
+   * Settlement minus the later of the deadline and the first event-loop turn at it, less the time
+   * the process then could not run JavaScript (waiting for a CPU, or stopped for a GC): what the
+   * harness itself added after its deadline.
+   */
+  netMs: number;
+}
+
+/** Stop-the-world GC pauses, kept for a while so a call's window can be matched against them. */
+export class GcLog {
+  private readonly pauses: Array<{ from: number; to: number }> = [];
+  private readonly observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) this.pauses.push({ from: e.startTime, to: e.startTime + e.duration });
+    if (this.pauses.length > 4000) this.pauses.splice(0, 2000);
+  });
+
+  start(): void {
+    this.observer.observe({ entryTypes: ['gc'] });
+  }
+
+  stop(): void {
+    this.observer.disconnect();
+  }
+
+  /** Milliseconds of GC pause inside [from, to]. */
+  pausedWithin(from: number, to: number): number {
+    let total = 0;
+    for (const p of this.pauses) total += Math.max(0, Math.min(to, p.to) - Math.max(from, p.from));
+    return total;
+  }
+}
+
+/** A probe fires this much before the deadline, so it runs before the harness's own timer. */
+const PROBE_LEAD_MS = 1;
+
+/** What a deadline probe saw; `lateness` turns it into figures once GC entries have arrived. */
+export interface ProbeReading {
+  deadlineAt: number;
+  settledAt: number;
+  /** When the process first ran at the deadline (undefined: not before settlement). */
+  turnAt?: number;
+  /** Run-queue wait between that turn and settlement. */
+  starvedMs: number;
+}
+
+/**
+ * Watches one call's deadline. A blocked or starved process cannot act on any deadline, so the
+ * harness is held to the moment the process first ran again at the deadline (the probe's turn).
+ */
+export function startDeadlineProbe(deadlineAt: number): { stop(settledAt: number): ProbeReading } {
+  let turnAt: number | undefined;
+  let waitAtTurn = 0;
+  const timer = setTimeout(
+    () => {
+      turnAt = performance.now();
+      waitAtTurn = runQueueWaitMs();
+    },
+    Math.max(0, deadlineAt - PROBE_LEAD_MS - performance.now()),
+  );
+  return {
+    stop(settledAt) {
+      clearTimeout(timer);
+      const reading: ProbeReading = { deadlineAt, settledAt, starvedMs: 0 };
+      if (turnAt !== undefined) {
+        reading.turnAt = turnAt;
+        reading.starvedMs = runQueueWaitMs() - waitAtTurn;
+      }
+      return reading;
+    },
+  };
+}
+
+/** The lateness of a probed call; read it after the call's GC entries were delivered (a turn later). */
+export function latenessOf(reading: ProbeReading, gc: GcLog): Lateness {
+  const rawMs = reading.settledAt - reading.deadlineAt;
+  // Settled after the deadline while the probe, due just before it, never got to run: no timer
+  // phase ran since the deadline, so the harness settled at its first chance.
+  if (reading.turnAt === undefined) return { rawMs, netMs: Math.min(rawMs, 0) };
+  const from = Math.max(reading.deadlineAt, reading.turnAt);
+  const netMs = reading.settledAt - from - reading.starvedMs - gc.pausedWithin(from, reading.settledAt);
+  return { rawMs, netMs };
 }

@@ -4,6 +4,7 @@
 import type { FailureClass } from '../../protocol/failure-classes.js';
 import { SYNTHETIC_DENIAL_REASON, type InvokeResult } from '../../reference-harness/index.js';
 import { mayHoldNoEffectReply, type Verdict } from './reply-oracle.js';
+import type { Lateness } from './run-support.js';
 
 /** One acceptable settlement. `reason`/`denyCode`/`failureClass` are checked only when set. */
 export type Outcome =
@@ -91,10 +92,8 @@ export interface CheckInput {
   /** Every byte the backend wrote for this request; more than one view when bytes may carry over. */
   bytes: Uint8Array | Uint8Array[];
   allowed: Outcome[];
-  /** Wall time from invoke to settlement, in ms. */
-  settleMs: number;
-  /** Of that, how long the process waited for a CPU (see `runQueueWaitMs`). */
-  starvedMs: number;
+  /** How late the call settled (see `startDeadlineProbe`); the bound applies to `netMs`. */
+  lateness: Lateness;
   /** How far past the deadline a settlement may come. */
   lateToleranceMs: number;
 }
@@ -107,9 +106,9 @@ export function checkSettlement(input: CheckInput): string[] {
   if (result.audit.length !== 1) problems.push(`expected 1 audit record, got ${result.audit.length}`);
   if (result.audit[0] && result.audit[0].policy !== policy)
     problems.push('the audit record names the wrong policy');
-  if (input.settleMs - input.starvedMs > input.timeoutMs + input.lateToleranceMs) {
+  if (input.lateness.netMs > input.lateToleranceMs) {
     problems.push(
-      `settled ${input.settleMs.toFixed(1)} ms after invoke (${input.starvedMs.toFixed(1)} ms of it waiting for a CPU): later than the ${input.timeoutMs} ms deadline + ${input.lateToleranceMs} ms`,
+      `settled ${input.lateness.netMs.toFixed(1)} ms after the process could first act on the ${input.timeoutMs} ms deadline (${input.lateness.rawMs.toFixed(1)} ms after the deadline itself): later than the ${input.lateToleranceMs} ms bound`,
     );
   }
   const views = Array.isArray(input.bytes) ? input.bytes : [input.bytes];
