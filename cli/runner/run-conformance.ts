@@ -46,7 +46,9 @@ function toResult(testCase: TestCase): CaseResult {
           : 'skipped';
   const note = meta?.untested ?? (result.state === 'skipped' ? result.note : undefined);
   const errors =
-    result.state === 'failed' ? result.errors.map((e) => stripVTControlCharacters(e.message ?? String(e))) : [];
+    result.state === 'failed'
+      ? result.errors.map((e) => stripVTControlCharacters(e.message ?? String(e)))
+      : [];
   return {
     name: testCase.fullName,
     file: relative(PACKAGE_ROOT, testCase.module.moduleId),
