@@ -9,12 +9,16 @@ import type { HarnessTransport } from '../kit/timing.js';
 import { settlesWithin } from './deadline-timing.js';
 
 /**
- * The deadline of these cases, and how long the second call's backend takes. The second call is
- * still pending when the first call's late reply lands (lateBy < SECOND_CALL_DELAY_MS), and it
- * answers far inside the deadline (2.5 s to spare: a loaded machine delayed it past 1.5 s once).
+ * The timeline, from the first request's arrival at the mock: the first call's deadline ends at
+ * DEADLINE_MS; its reply lands LATE_BY_MS after that, while the second call (sent as soon as the
+ * first is answered: well under LATE_BY_MS) is still waiting for its own reply, which the mock
+ * holds SECOND_CALL_DELAY_MS (past the late reply, half the deadline at most). So the late reply
+ * always arrives while the next call is pending on the same backend: on a persistent stdio pipe it
+ * is a frame the harness must not take as the second call's reply.
  */
 const DEADLINE_MS = 3000;
-const SECOND_CALL_DELAY_MS = 500;
+const LATE_BY_MS = 1000;
+const SECOND_CALL_DELAY_MS = 1500;
 const TRANSPORTS: readonly HarnessTransport[] = ['stdio-persistent', 'http'];
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
 
@@ -30,8 +34,11 @@ export function lateReplyCases(fixture: HarnessFixture, scale: number): HarnessC
         policy,
         deadline: Math.round(DEADLINE_MS * scale),
         // A late deny: had the harness taken it, the first call would deny even under fail-open.
-        behaviour: { kind: 'deny', reason: 'late deny' },
-        late: true,
+        behaviour: {
+          kind: 'delay',
+          ms: Math.round((DEADLINE_MS + LATE_BY_MS) * scale),
+          then: { kind: 'deny', reason: 'late deny' },
+        },
         checks: [settlesWithin(fixture, 'the deadline', (_run, timeoutMs) => timeoutMs)],
         then: [
           {
