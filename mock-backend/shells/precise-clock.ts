@@ -20,5 +20,8 @@ export const preciseClock: Clock = {
       if (signal?.aborted) throw signal.reason ?? new Error('sleep aborted');
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    // An abort that came while yielding wins even if the deadline passed meanwhile (a loaded
+    // machine can resume the last turn after `due`): a sleep aborted before it resolved rejects.
+    if (signal?.aborted) throw signal.reason ?? new Error('sleep aborted');
   },
 };
