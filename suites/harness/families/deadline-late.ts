@@ -15,8 +15,11 @@ import { settlesWithin } from './deadline-timing.js';
  * holds SECOND_CALL_DELAY_MS (past the late reply, half the deadline at most). So the late reply
  * always arrives while the next call is pending on the same backend: on a persistent stdio pipe it
  * is a frame the harness must not take as the second call's reply.
+ * The deadline is long because a harness may (as the reference one does) replace a persistent
+ * process that still owes an abandoned reply: the second call then pays a process start inside
+ * its own deadline, which takes seconds on a loaded machine.
  */
-const DEADLINE_MS = 3000;
+const DEADLINE_MS = 5000;
 const LATE_BY_MS = 1000;
 const SECOND_CALL_DELAY_MS = 1500;
 const TRANSPORTS: readonly HarnessTransport[] = ['stdio-persistent', 'http'];
