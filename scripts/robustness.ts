@@ -21,7 +21,7 @@ export const LATE_TOLERANCE_MS = 50;
 /** Untimed warm-up streams (negative indices): the first calls compile the validators and are slow. */
 export const WARMUP_STREAMS = 200;
 /** Streams run at once in-process: enough to overlap the deadline waits, few enough to keep timers prompt. */
-export const CONCURRENCY = 8;
+export const CONCURRENCY = 3;
 /**
  * Memory may grow this much after warm-up before the run calls it a leak. Measured after a forced
  * GC, live heap stays flat within a few MiB; rss moves with the allocator, so its bound is looser.

@@ -66,6 +66,15 @@ const QUIET_GC_EVERY = 200;
 
 /** Streams this large run alone: moving megabytes would delay the deadlines of their neighbours. */
 const HEAVY_BYTES = 64 * 1024;
+/** Floods of more lines than this run alone too: framing each line costs the loop tens of ms. */
+const HEAVY_LINES = 200;
+
+function isHeavy(stream: HostileStream): boolean {
+  return (
+    estimatedBytes(stream) > HEAVY_BYTES ||
+    stream.segments.some((s) => s.kind === 'flood' && s.count > HEAVY_LINES)
+  );
+}
 
 /** Runs the in-process streams, stopping at the first violation. */
 export async function runInProcess(options: InProcessOptions): Promise<InProcessReport> {
@@ -123,7 +132,7 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
       while (next < sliceEnd && !report.violation) {
         const index = from + next++;
         const stream = generate(index);
-        const heavy = estimatedBytes(stream) > HEAVY_BYTES;
+        const heavy = isHeavy(stream);
         await gate.enter(heavy);
         const bytes = streamBytes(stream, requestIdFor(options.seed, index));
         const run = await runOne(index, stream, bytes, streamOptions, profile.frameCapBytes).finally(() => {

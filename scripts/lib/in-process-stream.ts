@@ -14,7 +14,7 @@ import {
   invokeInputFor,
   registrationFor,
   requestIdFor,
-  latenessOf,
+  settledLateness,
   startDeadlineProbe,
   type GcLog,
   type Violation,
@@ -133,9 +133,7 @@ export async function runOne(
   }
   if (record.requests > 0) await record.done;
   await harness.close();
-  // A turn later the GC entries of the call's window have been delivered.
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  const lateness = latenessOf(reading, options.gc);
+  const lateness = await settledLateness(reading, options.gc, options.lateToleranceMs);
   run.latenessMs = lateness.rawMs;
   run.netLatenessMs = lateness.netMs;
   if (!run.result) return run;

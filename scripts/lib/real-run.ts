@@ -9,7 +9,7 @@ import {
   invokeInputFor,
   requestIdFor,
   GcLog,
-  latenessOf,
+  settledLateness,
   startDeadlineProbe,
   streamSeed,
   tally,
@@ -124,8 +124,7 @@ export async function runReal(adapter: RealAdapter, options: RealRunOptions): Pr
       const problems: string[] = [];
       const stuck = await adapter.afterCall(call);
       if (stuck) problems.push(stuck);
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      const lateness = latenessOf(reading, gc);
+      const lateness = await settledLateness(reading, gc, options.lateToleranceMs);
       const allowed = adapter.allowed(call);
       if (state.tainted) allowed.push({ kind: 'failure' });
       problems.push(

@@ -302,3 +302,21 @@ export function latenessOf(reading: ProbeReading, gc: GcLog): Lateness {
   const netMs = reading.settledAt - from - reading.starvedMs - gc.pausedWithin(from, reading.settledAt);
   return { rawMs, netMs };
 }
+
+/** How long V8's GC entries may take to reach a PerformanceObserver (about 10 ms here). */
+const GC_ENTRY_DELAY_MS = 50;
+
+/**
+ * The lateness of a probed call. Only a call that looks late needs the GC pauses of its window,
+ * and their entries arrive asynchronously, so only such a call waits for them.
+ */
+export async function settledLateness(
+  reading: ProbeReading,
+  gc: GcLog,
+  toleranceMs: number,
+): Promise<Lateness> {
+  if (reading.settledAt - reading.deadlineAt > toleranceMs) {
+    await new Promise<void>((resolve) => setTimeout(resolve, GC_ENTRY_DELAY_MS));
+  }
+  return latenessOf(reading, gc);
+}
