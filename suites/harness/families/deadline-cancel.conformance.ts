@@ -20,8 +20,9 @@ const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
  * reached the backend (stdio backends are spawned by the call first), far below the deadline.
  */
 const CANCEL_AFTER_MS: Readonly<Record<HarnessTransport, number>> = {
-  'stdio-persistent': Math.round(1500 * scale),
-  'stdio-per_event': Math.round(1500 * scale),
+  // A process start takes seconds on a loaded machine, and it happens inside the call.
+  'stdio-persistent': Math.round(3000 * scale),
+  'stdio-per_event': Math.round(3000 * scale),
   http: Math.round(600 * scale),
 };
 /** The reply of the revival cases lands this long after the cancellation. */
@@ -32,8 +33,8 @@ const REPLY_AFTER_CANCEL_MS = Math.round(400 * scale);
  * costs the run little.
  */
 const DEADLINE_MS: Readonly<Record<HarnessTransport, number>> = {
-  'stdio-persistent': Math.round(4000 * scale),
-  'stdio-per_event': Math.round(4000 * scale),
+  'stdio-persistent': Math.round(8000 * scale),
+  'stdio-per_event': Math.round(8000 * scale),
   http: Math.round(2500 * scale),
 };
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
