@@ -4,11 +4,12 @@
  * attempts across per_event processes exactly as it does across HTTP requests.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { JsonValue } from '../../protocol/json.js';
 import type { MockSession } from '../shells/session.js';
 import { route, type ControlState, type RouteResult, type ScenarioValidator } from './control-routes.js';
 import type { ProcessRegistry } from './process-registry.js';
+import { listenOnLoopback } from '../shells/listen-loopback.js';
 
 /** Largest control request body accepted (a scenario or a frame with its bytes). */
 export const MAX_CONTROL_BODY_BYTES = 32 * 1024 * 1024;
@@ -68,27 +69,7 @@ export async function startControlServer(
     });
   });
   server.on('connection', (socket: Socket) => socket.on('error', () => undefined));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port, address } = server.address() as AddressInfo;
-  const host = address.includes(':') ? `[${address}]` : address;
-  let closing: Promise<void> | undefined;
-  return {
-    url: `http://${host}:${port}/`,
-    port,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closing;
-    },
-  };
+  return listenOnLoopback(server, options);
 }
 
 function safeRoute(...args: Parameters<typeof route>): RouteResult {

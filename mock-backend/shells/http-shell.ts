@@ -3,11 +3,12 @@
  * (any method, any path: the engine judges them); the actions are carried out on the response.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { DEFAULT_MAX_FRAME_BYTES } from '../../protocol/ndjson.js';
 import type { HttpMeta, InboundFrame } from '../model.js';
 import { respond } from './http-responder.js';
 import type { MockSession } from './session.js';
+import { listenOnLoopback } from './listen-loopback.js';
 
 /** Options of the HTTP shell. */
 export interface HttpShellOptions {
@@ -72,27 +73,7 @@ export async function startHttpShell(
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port, address } = server.address() as AddressInfo;
-  const host = address.includes(':') ? `[${address}]` : address;
-  let closing: Promise<void> | undefined;
-  return {
-    url: `http://${host}:${port}/`,
-    port,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closing;
-    },
-  };
+  return listenOnLoopback(server, options);
 }
 
 /** Request metadata with lower-cased header names (node already lower-cases and joins them). */
