@@ -1,8 +1,9 @@
 /**
  * The enclosing call budget (AHPX-BUD-*): a budget shorter than the subscription's deadline ends
  * the call by the budget, retries do not extend it, a shorter subscription deadline still applies
- * inside a longer budget, expiry is told apart from cancellation, and an expired or interrupted
- * call is never "continue" (fail-open everywhere, so that "continue" would be the tempting answer).
+ * inside a longer budget, expiry is told apart from cancellation, an expired or interrupted call is
+ * never "continue" (fail-open everywhere, so that "continue" would be the tempting answer), and the
+ * cleanup after expiry neither sends the request again nor starts the call's observations.
  */
 import { inject } from 'vitest';
 import type { Behaviour } from '../../../mock-backend/index.js';
@@ -11,6 +12,7 @@ import { harnessCases } from '../kit/define.js';
 import { useHarnessFixture } from '../kit/fixture.js';
 import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { HARNESS_TRANSPORTS, type HarnessTransport } from '../kit/timing.js';
+import { noDeliveryAfterExpiry } from './budget-cleanup.js';
 import { deliveredAtMost, settlesWithin } from './deadline-timing.js';
 
 const fixture = useHarnessFixture();
@@ -101,6 +103,25 @@ for (const transport of HARNESS_TRANSPORTS) {
     invoke: { budgetMs },
     then: [{ behaviour: { kind: 'hang' }, invoke: { cancelAfterMs: budgetMs } }],
     checks: [byBudget, deliveredAtMost(1, 'an interrupted call is not retried')],
+  });
+  cases.push({
+    name: `AHPX-BUD-005/transport:${transport}/policy:fail-open/cleanup-after-expiry-sends-and-observes-nothing`,
+    requirements: ['AHPX-BUD-005'],
+    transport,
+    policy: 'fail-open',
+    deadline: DEADLINE_MS,
+    // Retries and an observer give cleanup both kinds of work it must not do: one more attempt
+    // after the budget, and the observation of a call that never settled.
+    retries: RETRIES,
+    behaviour: {
+      kind: 'sequence',
+      steps: Array.from({ length: RETRIES }, () => SLOW_FAILURE),
+      then: { kind: 'respond', effects: [] },
+    },
+    observe: { behaviour: { kind: 'respond' } },
+    invoke: { budgetMs },
+    expect: { ...expected('the budget ends the call while slow failures are being retried') },
+    checks: [byBudget, noDeliveryAfterExpiry(fixture, budgetMs)],
   });
 }
 
