@@ -9,6 +9,12 @@ export interface Clock {
   wallNow(): number;
   /** Resolves after `ms`; rejects with the signal's reason as soon as the signal aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Optional, cheaper than `sleep` for a timer that is usually cancelled (a deadline that a fast
+   * reply beats): calls `fn` after `ms` unless the returned function was called first. Callers
+   * fall back to `sleep` when a clock lacks it (see `scheduleOn`).
+   */
+  schedule?(ms: number, fn: () => void): () => void;
 }
 
 /** Reason used when a sleep is aborted by a signal that carries no reason of its own. */
@@ -26,10 +32,41 @@ function abortReason(signal: AbortSignal): unknown {
 /** Longest delay one Node timer can hold; longer ones would silently fire after 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** Why `scheduleOn`'s fallback sleep was stopped; one shared value, since nobody reads it. */
+const SCHEDULE_CANCELLED = new SleepAborted();
+
+/** Calls `fn` after `ms` on `clock` unless the returned function is called first. */
+export function scheduleOn(clock: Clock, ms: number, fn: () => void): () => void {
+  if (clock.schedule) return clock.schedule(ms, fn);
+  const stop = new AbortController();
+  clock.sleep(ms, stop.signal).then(fn, () => undefined);
+  return () => stop.abort(SCHEDULE_CANCELLED);
+}
+
 /** The real clock: `performance.now()` and timers. */
 export const systemClock: Clock = {
   now: () => performance.now(),
   wallNow: () => Date.now(),
+  schedule(ms, fn) {
+    // NaN counts as 0; Infinity never fires. Long delays re-arm in timer-sized steps.
+    const due = performance.now() + (Number.isNaN(ms) ? 0 : Math.max(0, ms));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = () => {
+      const left = due - performance.now();
+      if (left <= 0) {
+        timer = undefined;
+        fn();
+        return;
+      }
+      if (left !== Infinity) timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
+    };
+    if (!(ms > 0)) timer = setTimeout(arm, 0);
+    else arm();
+    return () => {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+    };
+  },
   sleep(ms, signal) {
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) {

@@ -1,4 +1,5 @@
-import type { Clock } from '../protocol/clock.js';
+import { scheduleOn, type Clock } from '../protocol/clock.js';
+import { asCancelView, Cancellation, viewOfSignal, type CancelView } from './cancellation.js';
 import { CallInterrupted, type Ending } from './interruption.js';
 
 /**
@@ -6,7 +7,9 @@ import { CallInterrupted, type Ending } from './interruption.js';
  * retries, owned observations) consumes it, and nothing resets or extends it.
  */
 export interface CallBudget {
-  /** Aborts with a `CallInterrupted` reason on cancellation, budget expiry or shutdown. */
+  /** Cancelled with a `CallInterrupted` reason on cancellation, budget expiry or shutdown. */
+  readonly cancellation: CancelView;
+  /** The same as `cancellation`, as a standard AbortSignal (made on first use). */
   readonly signal: AbortSignal;
   readonly startedAt: number;
   /** Monotonic time at which the budget expires; `Infinity` without `budgetMs`. */
@@ -15,7 +18,7 @@ export interface CallBudget {
   ending(): Ending | undefined;
   /** Milliseconds left (never negative; `Infinity` without a budget). */
   remainingMs(): number;
-  /** Stops the budget timer and detaches listeners; the call's signal keeps its state. */
+  /** Stops the budget timer and detaches listeners; the call's cancellation keeps its state. */
   dispose(): void;
 }
 
@@ -24,55 +27,60 @@ export interface CallBudgetOptions {
   budgetMs?: number;
   /** The caller's cancellation signal. */
   signal?: AbortSignal;
-  /** The harness's shutdown signal. */
-  closeSignal?: AbortSignal;
+  /** The harness's shutdown. */
+  closeSignal?: AbortSignal | CancelView;
 }
 
-/** Starts a call budget now; an already-aborted signal or a zero budget ends the call at once. */
+/**
+ * Starts a call budget now; an already-aborted signal or a zero budget ends the call at once.
+ * A call without `budgetMs` arms no timer, and nothing here makes an AbortSignal: this runs on
+ * every hook call.
+ */
 export function startCallBudget(options: CallBudgetOptions): CallBudget {
   const { clock } = options;
-  const controller = new AbortController();
-  const timer = new AbortController();
+  const cancellation = new Cancellation();
   const startedAt = clock.now();
   const deadlineAt = options.budgetMs === undefined ? Infinity : startedAt + options.budgetMs;
-  const end = (ending: Ending): void => {
-    if (!controller.signal.aborted) controller.abort(new CallInterrupted(ending));
-    timer.abort();
+  let detach: Array<() => void> = [];
+  const release = (): void => {
+    const fns = detach;
+    detach = [];
+    for (const fn of fns) fn();
   };
-  const onCancel = (): void => end('cancelled');
-  const onClose = (): void => end('closed');
+  const end = (ending: Ending): void => {
+    cancellation.abort(new CallInterrupted(ending));
+    release();
+  };
+  const close = options.closeSignal === undefined ? undefined : asCancelView(options.closeSignal);
+  const caller = options.signal === undefined ? undefined : viewOfSignal(options.signal);
 
   // Shutdown first: a call admitted while closing must report the shutdown, not a cancellation.
-  if (options.closeSignal?.aborted) end('closed');
-  else if (options.signal?.aborted) end('cancelled');
+  if (close?.aborted) end('closed');
+  else if (caller?.aborted) end('cancelled');
   else if (deadlineAt <= startedAt) end('budget-expired');
   else {
-    options.closeSignal?.addEventListener('abort', onClose, { once: true });
-    options.signal?.addEventListener('abort', onCancel, { once: true });
+    if (close) detach.push(close.onAbort(() => end('closed')));
+    if (caller) detach.push(caller.onAbort(() => end('cancelled')));
     if (Number.isFinite(deadlineAt)) {
-      clock.sleep(deadlineAt - startedAt, timer.signal).then(
-        () => end('budget-expired'),
-        () => undefined,
-      );
+      detach.push(scheduleOn(clock, deadlineAt - startedAt, () => end('budget-expired')));
     }
   }
 
   const ending = (): Ending | undefined => {
-    if (!controller.signal.aborted && clock.now() >= deadlineAt) end('budget-expired');
-    const reason: unknown = controller.signal.reason;
+    if (!cancellation.aborted && clock.now() >= deadlineAt) end('budget-expired');
+    const reason: unknown = cancellation.reason;
     return reason instanceof CallInterrupted ? reason.ending : undefined;
   };
 
   return {
-    signal: controller.signal,
+    cancellation,
+    get signal() {
+      return cancellation.signal;
+    },
     startedAt,
     deadlineAt,
     ending,
     remainingMs: () => Math.max(0, deadlineAt - clock.now()),
-    dispose() {
-      timer.abort();
-      options.signal?.removeEventListener('abort', onCancel);
-      options.closeSignal?.removeEventListener('abort', onClose);
-    },
+    dispose: release,
   };
 }

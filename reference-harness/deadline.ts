@@ -1,5 +1,6 @@
-import type { Clock } from '../protocol/clock.js';
+import { scheduleOn, type Clock } from '../protocol/clock.js';
 import type { CallBudget } from './budget.js';
+import { Cancellation, type CancelView } from './cancellation.js';
 import { DeadlineExpired, stopReasonOf, type StopReason } from './interruption.js';
 
 /**
@@ -8,7 +9,9 @@ import { DeadlineExpired, stopReasonOf, type StopReason } from './interruption.j
  * and the call budget; when the budget is the earlier one, expiry is reported as the call's.
  */
 export interface SubscriptionDeadline {
-  /** Aborted with `DeadlineExpired` (own timeout) or the call's `CallInterrupted` reason. */
+  /** Cancelled with `DeadlineExpired` (own timeout) or the call's `CallInterrupted` reason. */
+  readonly cancellation: CancelView;
+  /** The same as `cancellation`, as a standard AbortSignal (made on first use). */
   readonly signal: AbortSignal;
   readonly startedAt: number;
   /** Monotonic end of this delivery (the earlier of the timeout and the call budget). */
@@ -21,51 +24,59 @@ export interface SubscriptionDeadline {
   dispose(): void;
 }
 
+/** One reason object for every expiry: it carries no per-call data, and making one is not free. */
+const EXPIRED = new DeadlineExpired();
+
 /** Starts a subscription deadline of `timeoutMs` inside `call`. */
 export function startSubscriptionDeadline(
   clock: Clock,
   call: CallBudget,
   timeoutMs: number,
 ): SubscriptionDeadline {
-  const controller = new AbortController();
-  const timer = new AbortController();
+  const cancellation = new Cancellation();
   const startedAt = clock.now();
   const ownDeadlineAt = startedAt + timeoutMs;
   // When both fall due together the call's budget wins: interruption overrides policy.
   const ownIsEarlier = ownDeadlineAt < call.deadlineAt;
   const deadlineAt = Math.min(ownDeadlineAt, call.deadlineAt);
+  let stopTimer: (() => void) | undefined;
+  let detachCall: (() => void) | undefined;
+  const release = (): void => {
+    stopTimer?.();
+    detachCall?.();
+    stopTimer = undefined;
+    detachCall = undefined;
+  };
 
   const expire = (): void => {
-    if (!controller.signal.aborted) controller.abort(new DeadlineExpired());
-    timer.abort();
+    cancellation.abort(EXPIRED);
+    release();
   };
   const onCall = (): void => {
-    if (!controller.signal.aborted) controller.abort(call.signal.reason);
-    timer.abort();
+    cancellation.abort(call.cancellation.reason);
+    release();
   };
 
-  if (call.signal.aborted) onCall();
+  if (call.cancellation.aborted) onCall();
   else {
-    call.signal.addEventListener('abort', onCall, { once: true });
-    if (ownIsEarlier) {
-      clock.sleep(timeoutMs, timer.signal).then(expire, () => undefined);
-    }
+    detachCall = call.cancellation.onAbort(onCall);
+    if (ownIsEarlier) stopTimer = scheduleOn(clock, timeoutMs, expire);
   }
 
   const check = (): StopReason | undefined => {
     if (call.ending() !== undefined) onCall();
     else if (ownIsEarlier && clock.now() >= ownDeadlineAt) expire();
-    return stopReasonOf(controller.signal);
+    return stopReasonOf(cancellation);
   };
 
   return {
-    signal: controller.signal,
+    cancellation,
+    get signal() {
+      return cancellation.signal;
+    },
     startedAt,
     deadlineAt,
     check,
-    dispose() {
-      timer.abort();
-      call.signal.removeEventListener('abort', onCall);
-    },
+    dispose: release,
   };
 }

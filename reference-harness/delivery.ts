@@ -1,5 +1,6 @@
 import type { Clock } from '../protocol/clock.js';
 import type { AuditRecord } from './audit.js';
+import type { CancelView } from './cancellation.js';
 import type { CallBudget } from './budget.js';
 import type { TranscriptRecorder } from './transcript.js';
 import type { BackendTransport, NotifyOutcome, SendContext, TransportReply } from './transport.js';
@@ -19,11 +20,15 @@ export interface DeliveryDeps {
 export function sendContext(
   deps: DeliveryDeps,
   record: AuditRecord,
-  signal: AbortSignal,
+  cancellation: CancelView,
   attempt: number,
 ): SendContext {
   return {
-    signal,
+    // A getter, so that an AbortSignal is made only for a transport that reads it.
+    get signal() {
+      return cancellation.signal;
+    },
+    cancellation,
     onFrame: deps.transcript.onFrameFor(record.backendId, attempt),
     onLateReply: (raw) => {
       // A late reply is a note on the record and nothing else: the outcome was already settled.

@@ -5,9 +5,10 @@ import { PROTOCOL_VERSION, type ToolBeforeEvent } from '../protocol/wire-types.j
 import { buildCapabilities } from './advertised-effects.js';
 import type { AuditRecord } from './audit.js';
 import { startCallBudget, type CallBudget } from './budget.js';
+import { Cancellation } from './cancellation.js';
 import { runChain } from './chain.js';
 import type { DeliveryDeps } from './delivery.js';
-import { planDispatch } from './dispatch.js';
+import { planDispatch, type DispatchPlan } from './dispatch.js';
 import { HarnessClosedError, HarnessConfigError, HarnessInputError } from './errors.js';
 import { buildToolBeforeEvent, type InvokeInput } from './event.js';
 import type { Ending } from './interruption.js';
@@ -92,7 +93,14 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
     owned.push(transport);
   }
   const capabilities = buildCapabilities(resolved.advertisedEffects);
-  const closeController = new AbortController();
+  const shutdown = new Cancellation();
+  // The registration is a normalized copy that never changes, so one plan per event type holds.
+  const plans = new Map<string, DispatchPlan>();
+  const planFor = (type: string): DispatchPlan => {
+    let plan = plans.get(type);
+    if (!plan) plans.set(type, (plan = planDispatch(resolved.registration, type)));
+    return plan;
+  };
   const inflight = new Set<Promise<unknown>>();
   let closing: Promise<void> | undefined;
 
@@ -107,7 +115,7 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
       retries: resolved.retries,
       retryBackoffMs: resolved.retryBackoffMs,
     };
-    const plan = planDispatch(resolved.registration, event.type);
+    const plan = planFor(event.type);
     const settlement = await runChain(
       plan.intercepts,
       { event, permission: 'none', messages: [] },
@@ -175,7 +183,7 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
       }
       const call = startCallBudget({
         clock,
-        closeSignal: closeController.signal,
+        closeSignal: shutdown,
         ...(budgetMs === undefined ? {} : { budgetMs }),
         ...(signal === undefined ? {} : { signal }),
       });
@@ -191,7 +199,7 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
 
     close() {
       closing ??= (async () => {
-        closeController.abort();
+        shutdown.abort(new HarnessClosedError());
         // In-flight calls end at once on the abort (nothing awaits a transport past it).
         await Promise.allSettled([...inflight]);
         await Promise.allSettled(owned.map((t) => t.close()));

@@ -46,7 +46,7 @@ export async function runInterceptor(
   const deadline = startSubscriptionDeadline(clock, deps.call, subscription.timeoutMs);
 
   const attempt = async (n: number): Promise<Verdict> => {
-    const reply = await safeRequest(transport, frame, sendContext(deps, record, deadline.signal, n));
+    const reply = await safeRequest(transport, frame, sendContext(deps, record, deadline.cancellation, n));
     const judged = judgeReply(reply, {
       requestId: request.id,
       protocolVersion: deps.protocolVersion,

@@ -1,3 +1,5 @@
+import { asCancelView, type CancelView } from './cancellation.js';
+
 /** Why a hook call stopped before it settled: explicit cancellation, budget expiry, or shutdown. */
 export type Ending = 'cancelled' | 'budget-expired' | 'closed';
 
@@ -24,7 +26,10 @@ export class DeadlineExpired extends Error {
 export type StopReason = 'deadline' | Ending;
 
 /** Reads why a signal aborted; any foreign reason counts as a deadline, the conservative choice. */
-export function stopReasonOf(signal: AbortSignal): StopReason | undefined {
+export function stopReasonOf(signal: {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+}): StopReason | undefined {
   if (!signal.aborted) return undefined;
   const reason: unknown = signal.reason;
   return reason instanceof CallInterrupted ? reason.ending : 'deadline';
@@ -37,25 +42,25 @@ export type Raced<T> = { done: true; value: T } | { done: false };
  * abort promptly: interruption must end pending requests at once, whatever the transport does.
  * A rejection of `work` before the abort is passed through.
  */
-export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<Raced<T>> {
-  if (signal.aborted) {
+export function untilAborted<T>(work: Promise<T>, cancel: AbortSignal | CancelView): Promise<Raced<T>> {
+  const view = asCancelView(cancel);
+  if (view.aborted) {
     // Keep a late rejection of the abandoned work from surfacing as unhandled.
     work.catch(() => undefined);
     return Promise.resolve({ done: false });
   }
   return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
+    const detach = view.onAbort(() => {
       work.catch(() => undefined);
       resolve({ done: false });
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
+    });
     work.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        detach();
         resolve({ done: true, value });
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        detach();
         reject(error);
       },
     );

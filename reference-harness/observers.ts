@@ -28,6 +28,8 @@ export async function deliverObservations(
   boundMs: number,
   deps: DeliveryDeps,
 ): Promise<AuditRecord[]> {
+  // Most calls have no observers: skip building a notification nobody receives.
+  if (targets.length === 0) return [];
   const frame = JSON.stringify(buildObserveNotification({ protocolVersion: deps.protocolVersion, event }));
   return Promise.all(targets.map((target) => deliverOne(target, frame, boundMs, deps)));
 }
@@ -49,7 +51,7 @@ async function deliverOne(
       deadline,
       retries: deps.retries,
       backoffMs: deps.retryBackoffMs,
-      attempt: (n) => safeNotify(transport, frame, sendContext(deps, record, deadline.signal, n)),
+      attempt: (n) => safeNotify(transport, frame, sendContext(deps, record, deadline.cancellation, n)),
       isFailure: (r) => !r.ok,
     });
     record.attempts = run.attempts;

@@ -36,7 +36,7 @@ export async function runWithRetries<R>(options: RetryOptions<R>): Promise<Retry
   for (let attempt = 1; ; attempt++) {
     const before = deadline.check();
     if (before !== undefined) return withLast({ attempts: attempt - 1, stopped: before }, last);
-    const raced = await untilAborted(options.attempt(attempt), deadline.signal);
+    const raced = await untilAborted(options.attempt(attempt), deadline.cancellation);
     const after = deadline.check();
     if (!raced.done || after !== undefined)
       return withLast({ attempts: attempt, stopped: after ?? 'deadline' }, last);

@@ -43,7 +43,7 @@ export interface BackendProcess {
    */
   exitWasOurs(): boolean;
   /** Writes bytes to stdin; resolves with the write error, if any. */
-  write(text: string): Promise<Error | undefined>;
+  write(data: string | Uint8Array): Promise<Error | undefined>;
   endStdin(): void;
   /** The last bytes the process wrote to stderr, decoded leniently. */
   stderrTail(): string;
@@ -177,14 +177,14 @@ export function spawnBackendProcess(options: SpawnOptions): BackendProcess {
       return terminating;
     },
     exitWasOurs: () => exitWasOurs,
-    write(text) {
+    write(data) {
       return new Promise<Error | undefined>((resolve) => {
         const stdin = sub?.stdin;
         if (!stdin || stdin.destroyed || stdin.writableEnded) {
           resolve(new Error('stdin is closed'));
           return;
         }
-        stdin.write(text, (error) => resolve(error ?? undefined));
+        stdin.write(data, (error) => resolve(error ?? undefined));
       });
     },
     endStdin() {

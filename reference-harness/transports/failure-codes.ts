@@ -72,8 +72,8 @@ export function framingCode(fault: FramingFaultCode): TransportFailureCode {
 }
 
 /** The failure every transport reports when the caller's signal aborts; the core reclassifies by reason. */
-export function abortedFailure(signal: AbortSignal): TransportFailure {
-  const reason: unknown = signal.reason;
+export function abortedFailure(cancel: { readonly reason: unknown }): TransportFailure {
+  const reason: unknown = cancel.reason;
   const name = reason instanceof Error ? reason.name : typeof reason === 'string' ? reason : 'abort';
   return transportFailure('deadline', `the request was abandoned when its signal aborted (${name})`);
 }

@@ -10,6 +10,8 @@ import type {
   TransportFailure,
   TransportReply,
 } from '../transport.js';
+import type { CancelView } from '../cancellation.js';
+import { cancelOf } from './abortable.js';
 import { abortedFailure, transportFailure } from './failure-codes.js';
 import { DEFAULT_MAX_BODY_BYTES, decodeJsonBody, isJsonMediaType, statusFailure } from './http-reply.js';
 import { checkBackendUrl } from './http-url.js';
@@ -64,6 +66,7 @@ export function createHttpTransport(options: HttpTransportOptions): BackendTrans
     frame: string,
     authorization: string | undefined,
     ctx: SendContext,
+    cancel: CancelView,
     wantBody: (status: number, headers: IncomingHttpHeaders) => boolean,
   ): Promise<Posted> =>
     new Promise<Posted>((resolve) => {
@@ -72,7 +75,7 @@ export function createHttpTransport(options: HttpTransportOptions): BackendTrans
       const finish = (result: Posted) => {
         if (settled) return;
         settled = true;
-        ctx.signal.removeEventListener('abort', onAbort);
+        detach();
         active.delete(onClose);
         resolve(result);
       };
@@ -83,15 +86,15 @@ export function createHttpTransport(options: HttpTransportOptions): BackendTrans
         ...(authorization === undefined ? {} : { authorization }),
       };
       const req = (secure ? https : http).request(url, { method: 'POST', agent, headers });
-      const onAbort = () => {
-        finish({ kind: 'failed', failure: abortedFailure(ctx.signal) });
-        req.destroy();
-      };
+
       const onClose = () => {
         finish({ kind: 'failed', failure: closedFailure() });
         req.destroy();
       };
-      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      const detach = cancel.onAbort(() => {
+        finish({ kind: 'failed', failure: abortedFailure(cancel) });
+        req.destroy();
+      });
       active.add(onClose);
       req.on('error', (error) => finish({ kind: 'failed', failure: connectionFailure(error) }));
       req.on('response', (res) => {
@@ -117,7 +120,7 @@ export function createHttpTransport(options: HttpTransportOptions): BackendTrans
           const raw = new Uint8Array(Buffer.concat(chunks));
           if (settled) {
             // The body completed although the deadline already settled this exchange.
-            if (size <= maxBody && ctx.signal.aborted) ctx.onLateReply?.(raw);
+            if (size <= maxBody && cancel.aborted) ctx.onLateReply?.(raw);
             return;
           }
           finish({ kind: 'body', status, headers: res.headers, body: raw });
@@ -148,18 +151,20 @@ export function createHttpTransport(options: HttpTransportOptions): BackendTrans
     wantBody: (status: number, headers: IncomingHttpHeaders) => boolean,
   ): Promise<Posted> => {
     if (closed) return { kind: 'failed', failure: closedFailure() };
-    if (ctx.signal.aborted) return { kind: 'failed', failure: abortedFailure(ctx.signal) };
+    const cancel = cancelOf(ctx);
+    if (cancel.aborted) return { kind: 'failed', failure: abortedFailure(cancel) };
     let refresh = false;
     for (;;) {
       let authorization: string | undefined;
       if (options.auth) {
-        const got = await options.auth.authorization({ signal: ctx.signal, refresh });
+        const got = await options.auth.authorization({ signal: cancel.signal, refresh });
         if (!got.ok) return { kind: 'failed', failure: got.failure };
-        if (ctx.signal.aborted) return { kind: 'failed', failure: abortedFailure(ctx.signal) };
+        if (cancel.aborted) return { kind: 'failed', failure: abortedFailure(cancel) };
         if (closed) return { kind: 'failed', failure: closedFailure() };
         authorization = got.header;
       }
-      const posted = await post(frame, authorization, ctx, wantBody);
+      if (cancel.aborted) return { kind: 'failed', failure: abortedFailure(cancel) };
+      const posted = await post(frame, authorization, ctx, cancel, wantBody);
       if (posted.kind !== 'status' || posted.status !== 401) return posted;
       if (!options.auth?.refreshable || refresh) {
         const after = refresh ? ' after a refreshed token' : '';

@@ -1,3 +1,5 @@
+import { asCancelView, type CancelView } from '../cancellation.js';
+
 /**
  * A lock that admits one holder at a time, in arrival order. A waiter whose signal aborts
  * leaves the line at once, so a slow request never holds callers past their own deadline.
@@ -8,29 +10,28 @@ export class SerialQueue {
   private closed = false;
 
   /** Resolves with a release function, or undefined if `signal` aborted or the queue closed first. */
-  acquire(signal: AbortSignal): Promise<(() => void) | undefined> {
-    if (this.closed || signal.aborted) return Promise.resolve(undefined);
+  acquire(cancel: AbortSignal | CancelView): Promise<(() => void) | undefined> {
+    if (this.closed || cancel.aborted) return Promise.resolve(undefined);
     if (!this.busy) {
       this.busy = true;
       return Promise.resolve(this.releaser());
     }
     return new Promise((resolve) => {
-      const onAbort = () => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        resolve(undefined);
-      };
       const waiter = {
         admit: (release: () => void) => {
-          signal.removeEventListener('abort', onAbort);
+          detach();
           resolve(release);
         },
         cancel: () => {
-          signal.removeEventListener('abort', onAbort);
+          detach();
           resolve(undefined);
         },
       };
       this.waiters.push(waiter);
-      signal.addEventListener('abort', onAbort, { once: true });
+      const detach = asCancelView(cancel).onAbort(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(undefined);
+      });
     });
   }
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../../protocol/clock.js';
 import { NdjsonDecoder, type NdjsonItem } from '../../protocol/ndjson.js';
 import type { BackendTransport, NotifyOutcome, SendContext, TransportReply } from '../transport.js';
-import { ABORTED, raceSignal } from './abortable.js';
+import { ABORTED, cancelOf, raceSignal } from './abortable.js';
 import { ProcessSet, spawnBackendProcess, type BackendProcess } from './child-process.js';
 import { abortedFailure, failedReply, framingCode, preview, transportFailure } from './failure-codes.js';
 import { exitFailure, launchFailure, stderrSuffix } from './stdio-exit.js';
@@ -78,10 +78,10 @@ export function createPerEventStdioTransport(options: PerEventStdioOptions): Bac
     frame: string,
     ctx: SendContext,
   ): Promise<TransportReply | undefined> => {
-    const started = await raceSignal(proc.started, ctx.signal);
+    const started = await raceSignal(proc.started, cancelOf(ctx));
     if (started === ABORTED) {
       procs.retire(proc);
-      return { ok: false, failure: abortedFailure(ctx.signal) };
+      return { ok: false, failure: abortedFailure(cancelOf(ctx)) };
     }
     if (!started) return launchFailure(proc, options.command);
     ctx.onFrame?.('out', encoder.encode(frame));
@@ -127,21 +127,21 @@ export function createPerEventStdioTransport(options: PerEventStdioOptions): Bac
     kind: 'stdio-per_event',
     async request(frame, ctx) {
       if (closing) return closedReply();
-      if (ctx.signal.aborted) return { ok: false, failure: abortedFailure(ctx.signal) };
+      if (cancelOf(ctx).aborted) return { ok: false, failure: abortedFailure(cancelOf(ctx)) };
       const { proc, seen, stdoutEnded } = spawn(ctx, true);
       const early = await start(proc, frame, ctx);
       if (early) return early;
-      const done = await raceSignal(Promise.all([proc.exited, stdoutEnded]), ctx.signal);
+      const done = await raceSignal(Promise.all([proc.exited, stdoutEnded]), cancelOf(ctx));
       if (done === ABORTED) {
         procs.retire(proc);
-        return { ok: false, failure: abortedFailure(ctx.signal) };
+        return { ok: false, failure: abortedFailure(cancelOf(ctx)) };
       }
       return classify(proc, seen);
     },
     async notify(frame, ctx): Promise<NotifyOutcome> {
       if (closing)
         return { ok: false, failure: transportFailure('stdio.closed', 'the transport was closed') };
-      if (ctx.signal.aborted) return { ok: false, failure: abortedFailure(ctx.signal) };
+      if (cancelOf(ctx).aborted) return { ok: false, failure: abortedFailure(cancelOf(ctx)) };
       // Output is drained and dropped: a notification has no reply to read.
       const { proc } = spawn(ctx, false);
       const early = await start(proc, frame, ctx);

@@ -1,7 +1,8 @@
 import type { Clock } from '../../protocol/clock.js';
 import { NdjsonDecoder, type NdjsonItem } from '../../protocol/ndjson.js';
 import type { BackendTransport, NotifyOutcome, SendContext, TransportReply } from '../transport.js';
-import { ABORTED, raceSignal } from './abortable.js';
+import type { CancelView } from '../cancellation.js';
+import { ABORTED, cancelOf, raceSignal } from './abortable.js';
 import { ProcessSet, spawnBackendProcess, type BackendProcess } from './child-process.js';
 import {
   abortedFailure,
@@ -41,6 +42,8 @@ interface Session {
   stdoutEnded: boolean;
   dead: boolean;
   retired: boolean;
+  /** True once `proc.started` resolved true. */
+  running: boolean;
   /** Why we ended the process, reported if a request was still owed a reply. */
   ourReason: { code: TransportFailureCode; detail: string } | undefined;
 }
@@ -125,6 +128,7 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
       stdoutEnded: false,
       dead: false,
       retired: false,
+      running: false,
       ourReason: undefined,
       proc: spawnBackendProcess({
         command: options.command,
@@ -162,7 +166,7 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
     return current;
   };
 
-  const exchange = async (frame: string, ctx: SendContext): Promise<TransportReply> => {
+  const exchange = async (frame: string, ctx: SendContext, cancel: CancelView): Promise<TransportReply> => {
     if (violation) {
       const reported = violation;
       violation = undefined;
@@ -171,34 +175,37 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
     }
     const s = usableSession();
     s.lastCtx = ctx;
-    const started = await raceSignal(s.proc.started, ctx.signal);
-    if (started === ABORTED) return { ok: false, failure: abortedFailure(ctx.signal) };
+    // A running process's `started` is settled: skip the race and its listener (the hot path).
+    const started = s.running ? true : await raceSignal(s.proc.started, cancel);
+    if (started === ABORTED) return { ok: false, failure: abortedFailure(cancel) };
     if (!started) {
       retire(s);
       return launchFailure(s.proc, options.command);
     }
+    s.running = true;
     if (closing) return failedReply('stdio.closed', 'the transport was closed');
+    if (cancel.aborted) return { ok: false, failure: abortedFailure(cancel) };
     return new Promise<TransportReply>((resolve) => {
-      const onAbort = () => {
-        if (s.inflight !== inflight || !inflight.settle) return;
-        inflight.settle = undefined;
-        resolve({ ok: false, failure: abortedFailure(ctx.signal) });
-      };
       const inflight: Inflight = {
         ctx,
         settle: (reply) => {
-          ctx.signal.removeEventListener('abort', onAbort);
+          detach();
           resolve(reply);
         },
       };
       s.inflight = inflight;
-      ctx.signal.addEventListener('abort', onAbort, { once: true });
-      const bytes = encoder.encode(frame);
-      ctx.onFrame?.('out', bytes);
-      void s.proc.write(`${frame}\n`).then((error) => {
+      // One encoding serves the write and the transcript.
+      const line = Buffer.from(`${frame}\n`, 'utf8');
+      void s.proc.write(line).then((error) => {
         if (error)
           retire(s, { code: 'stdio.write-failed', detail: `writing to stdin failed: ${error.message}` });
       });
+      const detach = cancel.onAbort(() => {
+        if (s.inflight !== inflight || !inflight.settle) return;
+        inflight.settle = undefined;
+        resolve({ ok: false, failure: abortedFailure(cancel) });
+      });
+      ctx.onFrame?.('out', line.subarray(0, line.length - 1));
     });
   };
 
@@ -209,7 +216,7 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
     run: () => Promise<T>,
   ): Promise<T> => {
     if (closing) return closedResult;
-    const release = await queue.acquire(ctx.signal);
+    const release = await queue.acquire(cancelOf(ctx));
     if (!release) return closing ? closedResult : abortedResult();
     try {
       return await run();
@@ -224,30 +231,30 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
       return guarded<TransportReply>(
         ctx,
         failedReply('stdio.closed', 'the transport was closed'),
-        () => ({ ok: false, failure: abortedFailure(ctx.signal) }),
-        () => exchange(frame, ctx),
+        () => ({ ok: false, failure: abortedFailure(cancelOf(ctx)) }),
+        () => exchange(frame, ctx, cancelOf(ctx)),
       );
     },
     notify(frame, ctx) {
       return guarded<NotifyOutcome>(
         ctx,
         { ok: false, failure: transportFailure('stdio.closed', 'the transport was closed') },
-        () => ({ ok: false, failure: abortedFailure(ctx.signal) }),
+        () => ({ ok: false, failure: abortedFailure(cancelOf(ctx)) }),
         async () => {
           const s =
             current && !current.dead && !current.retired && !current.proc.exitInfo() ? current : undefined;
           const use = s ?? (current = spawnSession());
           use.lastCtx = ctx;
-          const started = await raceSignal(use.proc.started, ctx.signal);
-          if (started === ABORTED) return { ok: false, failure: abortedFailure(ctx.signal) };
+          const started = await raceSignal(use.proc.started, cancelOf(ctx));
+          if (started === ABORTED) return { ok: false, failure: abortedFailure(cancelOf(ctx)) };
           if (!started) {
             retire(use);
             const f = launchFailure(use.proc, options.command);
             return f.ok ? { ok: true } : { ok: false, failure: f.failure };
           }
           ctx.onFrame?.('out', encoder.encode(frame));
-          const error = await raceSignal(use.proc.write(`${frame}\n`), ctx.signal);
-          if (error === ABORTED) return { ok: false, failure: abortedFailure(ctx.signal) };
+          const error = await raceSignal(use.proc.write(`${frame}\n`), cancelOf(ctx));
+          if (error === ABORTED) return { ok: false, failure: abortedFailure(cancelOf(ctx)) };
           if (!error) return { ok: true };
           retire(use, { code: 'stdio.write-failed', detail: error.message });
           return {
