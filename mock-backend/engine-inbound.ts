@@ -4,9 +4,9 @@
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../protocol/json.js';
 import { checkRequestEnvelope } from '../protocol/jsonrpc.js';
-import { decodeLine } from '../protocol/ndjson.js';
+import { DEFAULT_MAX_FRAME_BYTES, decodeLine } from '../protocol/ndjson.js';
 import { INTERCEPT_METHOD, OBSERVE_METHOD } from '../protocol/wire-types.js';
-import type { InboundKind, ViolationCode } from './model.js';
+import type { FramingFault, InboundKind, ViolationCode } from './model.js';
 
 /** A violation before it is stamped with delivery and transport. */
 export interface FrameViolation {
@@ -27,12 +27,42 @@ export interface DecodedFrame {
   eventId?: string;
   eventType?: string;
   toolName?: string;
+  /** The frame as text when its bytes are valid UTF-8 (recorded as is, so they are decoded once). */
+  text?: string;
   violations: FrameViolation[];
 }
 
-/** Decodes one frame's bytes. Never throws. */
-export function decodeFrame(bytes: Uint8Array): DecodedFrame {
-  const line = decodeLine(bytes);
+// One fatal decoder for every frame: constructing one per frame cost more than the decoding.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Decodes one frame's bytes, given the shell's framing fault if any. Never throws. */
+export function decodeFrame(bytes: Uint8Array, fault?: FramingFault): DecodedFrame {
+  if (fault === 'too-large') {
+    return {
+      kind: 'unparseable',
+      layer: 'bytes',
+      violations: [
+        {
+          code: 'frame-too-large',
+          message: `the frame exceeded the ${DEFAULT_MAX_FRAME_BYTES}-byte cap; its bytes were dropped`,
+        },
+      ],
+    };
+  }
+  const decoded = decodeText(bytes);
+  if (fault === 'unterminated') {
+    // Answered as its content deserves (a harness that forgot the newline still gets its reply),
+    // but recorded: the protocol requires every frame to end with a newline.
+    decoded.violations.unshift({
+      code: 'unterminated-frame',
+      message: 'the input ended inside a frame: its line had no terminating newline',
+    });
+  }
+  return decoded;
+}
+
+function decodeText(bytes: Uint8Array): DecodedFrame {
+  const line = decodeLine(bytes, utf8);
   if (line.kind === 'fault') {
     const code: ViolationCode =
       line.code === 'invalid-utf8' ? 'invalid-utf8' : line.code === 'empty-line' ? 'empty-frame' : 'not-json';
@@ -43,6 +73,7 @@ export function decodeFrame(bytes: Uint8Array): DecodedFrame {
     return {
       kind: 'unparseable',
       layer: 'envelope',
+      text: line.text,
       violations: check.violations.map((v) => ({
         code: 'invalid-envelope',
         message: v.message,
@@ -50,7 +81,7 @@ export function decodeFrame(bytes: Uint8Array): DecodedFrame {
       })),
     };
   }
-  const out: DecodedFrame = { kind: check.kind, method: check.method, violations: [] };
+  const out: DecodedFrame = { kind: check.kind, method: check.method, text: line.text, violations: [] };
   if (check.kind === 'request') out.id = check.id;
   readParams(check.params, out);
   if (check.kind === 'request' && check.method === OBSERVE_METHOD) {

@@ -55,7 +55,7 @@ interface Decision {
 
 function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame): StepResult {
   const delivery = state.deliveries + 1;
-  const frame = decodeFrame(inbound.bytes);
+  const frame = decodeFrame(inbound.bytes, inbound.fault);
   // Updated in place: copying a map that grows with every event id made a long run quadratic
   // (20k distinct events took minutes). Shells thread state linearly; see StepFn.
   const attempts = state.attempts;
@@ -65,7 +65,7 @@ function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame
     attempt = (attempts[key] ?? 0) + 1;
     attempts[key] = attempt;
   }
-  const violations: FrameViolation[] = [...frame.violations];
+  const violations: FrameViolation[] = frame.violations;
   const fired = scenario.rules.map((_, i) => state.fired[i] ?? 0);
   const decision =
     httpGate(scenario, inbound, violations) ?? decide(scenario, frame, fired, { attempt, delivery, inbound });
@@ -86,7 +86,7 @@ function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame
     type: 'inbound',
     ...base,
     at: { ...inbound.at },
-    bytes: encodeBytes(inbound.bytes),
+    bytes: frame.text !== undefined ? { text: frame.text } : encodeBytes(inbound.bytes),
     kind: frame.kind,
     attempt,
     rule: decision.rule,
@@ -174,7 +174,13 @@ function decide(
 
 /** Sorts by offset, keeping list order for equal offsets (Array.prototype.sort is stable). */
 function stableByTime(actions: Action[]): Action[] {
-  return [...actions].sort((a, b) => a.afterMs - b.afterMs);
+  // Most plans are already in order (an immediate reply is one write): skip the copy and sort.
+  for (let i = 1; i < actions.length; i++) {
+    if ((actions[i] as Action).afterMs < (actions[i - 1] as Action).afterMs) {
+      return [...actions].sort((a, b) => a.afterMs - b.afterMs);
+    }
+  }
+  return actions;
 }
 
 function engineError(state: EngineState, inbound: InboundFrame, e: unknown): StepResult {

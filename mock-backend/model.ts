@@ -218,6 +218,12 @@ export interface HttpMeta {
   headers: Record<string, string>;
 }
 
+/**
+ * A framing fault a shell saw before the engine: `too-large`, a frame past the size cap (its bytes
+ * are not kept); `unterminated`, a last stdio line the stream ended without its newline.
+ */
+export type FramingFault = 'too-large' | 'unterminated';
+
 /** One inbound frame handed to the engine by a shell (stdio: one line without its LF; HTTP: one body). */
 export interface InboundFrame {
   bytes: Uint8Array;
@@ -226,6 +232,8 @@ export interface InboundFrame {
   connectionId: string;
   at: Instant;
   http?: HttpMeta;
+  /** Set when the shell could not frame the bytes as the protocol requires. */
+  fault?: FramingFault;
 }
 
 /** What a shell carries out; see the table at the top of this file. */
@@ -297,6 +305,10 @@ export type ViolationCode =
   | 'invalid-utf8'
   | 'not-json'
   | 'empty-frame'
+  /** A frame past the size cap; its bytes were dropped. */
+  | 'frame-too-large'
+  /** A stdio line without its terminating newline (the stream ended inside it). */
+  | 'unterminated-frame'
   | 'invalid-envelope'
   | 'id-mismatch'
   | 'notification-with-id'

@@ -12,6 +12,9 @@ describe('control wire forms', () => {
     };
     const back = frameFromWire(JSON.parse(JSON.stringify(frameToWire(frame))));
     expect(back).toEqual(frame);
+    // A framing fault seen by the stdio process reaches the engine on the control server.
+    const unterminated = { ...frame, fault: 'unterminated' as const };
+    expect(frameFromWire(JSON.parse(JSON.stringify(frameToWire(unterminated))))).toEqual(unterminated);
     const actions: Action[] = [
       { type: 'write', afterMs: 3, bytes: new Uint8Array([0xe2, 0x82]) },
       { type: 'exit', afterMs: 3, code: 2 },

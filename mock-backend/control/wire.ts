@@ -3,7 +3,16 @@
  * actions with their bytes as `{text}` or `{base64}`, so invalid UTF-8 crosses intact.
  */
 import { isJsonObject } from '../../protocol/json.js';
-import type { Action, Bytes, HttpMeta, InboundFrame, Instant, RecordedAction, Transport } from '../model.js';
+import type {
+  Action,
+  Bytes,
+  FramingFault,
+  HttpMeta,
+  InboundFrame,
+  Instant,
+  RecordedAction,
+  Transport,
+} from '../model.js';
 import { decodeBytes, encodeBytes, recordAction } from '../recording.js';
 
 /** An inbound frame as JSON. */
@@ -13,6 +22,7 @@ export interface WireFrame {
   connectionId: string;
   at: Instant;
   http?: HttpMeta;
+  fault?: FramingFault;
 }
 
 /** A frame as JSON. */
@@ -24,17 +34,19 @@ export function frameToWire(frame: InboundFrame): WireFrame {
     at: frame.at,
   };
   if (frame.http) wire.http = frame.http;
+  if (frame.fault) wire.fault = frame.fault;
   return wire;
 }
 
 /** A frame back from JSON; undefined when the value is not a frame (the control server answers 400). */
 export function frameFromWire(value: unknown): InboundFrame | undefined {
   if (!isJsonObject(value)) return undefined;
-  const { bytes, transport, connectionId, at, http } = value;
+  const { bytes, transport, connectionId, at, http, fault } = value;
   if (!isBytes(bytes) || !isInstant(at) || typeof connectionId !== 'string') return undefined;
   if (transport !== 'stdio' && transport !== 'http' && transport !== 'msw') return undefined;
   const frame: InboundFrame = { bytes: decodeBytes(bytes), transport, connectionId, at };
   if (isJsonObject(http)) frame.http = http as unknown as HttpMeta;
+  if (fault === 'too-large' || fault === 'unterminated') frame.fault = fault;
   return frame;
 }
 

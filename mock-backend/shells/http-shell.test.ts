@@ -1,5 +1,6 @@
 import { request as httpRequest, Agent } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_FRAME_BYTES } from '../../protocol/ndjson.js';
 import { interceptRequest } from '../engine-test-frames.js';
 import type { Action, Scenario } from '../model.js';
 import { immediateBody } from './http-responder.js';
@@ -93,6 +94,16 @@ describe('HTTP shell', () => {
     expect(session.recordings({ type: 'violation' })).toHaveLength(1);
     const after = await rawRequest(url, { body: body('still-up') });
     expect(after.status).toBe(200);
+  });
+
+  it('records a body past the size cap as frame-too-large, answers it as unparseable and keeps serving', async () => {
+    const { session, url } = await start({ rules: [] });
+    const res = await rawRequest(url, { body: Buffer.alloc(DEFAULT_MAX_FRAME_BYTES + 1, 0x20) });
+    expect(JSON.parse(res.body.toString())).toMatchObject({ id: null, error: { code: -32700 } });
+    const violations = session.recordings({ type: 'violation' });
+    expect(violations.map((v) => v.type === 'violation' && v.code)).toEqual(['frame-too-large']);
+    expect(session.deliveries()[0]?.bytes).toEqual({ text: '' });
+    expect((await rawRequest(url, { body: body('still-up') })).status).toBe(200);
   });
 
   it('close() ends hanging exchanges and is safe to repeat', async () => {

@@ -50,20 +50,22 @@ export async function startHttpShell(
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
-      // Past the cap the body is cut short; the engine then records it as unparseable.
+      // Past the cap the body is not kept; the engine records the frame as too large.
       if (size + chunk.length <= DEFAULT_MAX_FRAME_BYTES) chunks.push(chunk);
       size += chunk.length;
     });
     req.on('error', () => undefined);
     req.on('end', () => {
       const at = session.now();
+      const tooLarge = size > DEFAULT_MAX_FRAME_BYTES;
       const frame: InboundFrame = {
-        bytes: new Uint8Array(Buffer.concat(chunks)),
+        bytes: tooLarge ? new Uint8Array(0) : new Uint8Array(Buffer.concat(chunks)),
         transport: 'http',
         connectionId: connections.get(req.socket) ?? 'c?',
         at,
         http: httpMeta(req),
       };
+      if (tooLarge) frame.fault = 'too-large';
       const { actions } = session.step(frame);
       void respond(res, actions, {
         clock: session.clock,

@@ -5,6 +5,7 @@
  */
 import { http, type HttpHandler, type Path } from 'msw';
 import type { Clock } from '../../protocol/clock.js';
+import { DEFAULT_MAX_FRAME_BYTES } from '../../protocol/ndjson.js';
 import type { Action, HttpMeta, InboundFrame } from '../model.js';
 import { runActions } from './scheduler.js';
 import type { MockSession } from './session.js';
@@ -25,16 +26,19 @@ export function mswHandlers(mock: SessionSource, options: MswHandlerOptions): Ht
   let requests = 0;
   return [
     http.all(options.url, async ({ request }) => {
-      const bytes = new Uint8Array(await request.arrayBuffer());
+      const body = new Uint8Array(await request.arrayBuffer());
       const at = session.now();
+      // The same cap as the HTTP shell, so a body means the same on both.
+      const tooLarge = body.length > DEFAULT_MAX_FRAME_BYTES;
       const frame: InboundFrame = {
-        bytes,
+        bytes: tooLarge ? new Uint8Array(0) : body,
         transport: 'msw',
         // fetch has no connection to name; each intercepted request is its own.
         connectionId: `m${++requests}`,
         at,
         http: httpMeta(request),
       };
+      if (tooLarge) frame.fault = 'too-large';
       const { actions } = session.step(frame);
       return streamedResponse(actions, session.clock, at.monotonic, request.signal, options.log);
     }),

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../protocol/clock.js';
+import { DEFAULT_MAX_FRAME_BYTES } from '../../protocol/ndjson.js';
 import { interceptRequest } from '../engine-test-frames.js';
 import type { KillSignal, Scenario } from '../model.js';
 import { localLink } from './local-link.js';
@@ -121,6 +122,32 @@ describe('stdio shell: persistent', () => {
     expect(m.session.deliveries()[0]?.bytes).toEqual({
       base64: Buffer.from([0x7b, 0xff, 0x7d]).toString('base64'),
     });
+  });
+
+  it('answers a last line that stdin ended without its newline, records an unterminated-frame violation, exits 0', async () => {
+    const m = await startMock({ rules: [] });
+    m.host.stdin.end(line('a') + line('b').trimEnd());
+    expect(await m.ended).toEqual({ code: 0 });
+    expect(m.out.text()).toBe(empty('a') + empty('b'));
+    const violations = m.session.recordings({ type: 'violation' });
+    expect(violations.map((v) => v.type === 'violation' && [v.delivery, v.code])).toEqual([
+      [2, 'unterminated-frame'],
+    ]);
+    expect(m.session.deliveries()[1]).toMatchObject({ kind: 'request', eventId: 'b' });
+  });
+
+  it('records a line past the size cap as frame-too-large (not as an empty frame) and keeps serving', async () => {
+    const m = await startMock({ rules: [] });
+    m.host.stdin.write(`${'x'.repeat(DEFAULT_MAX_FRAME_BYTES + 1)}\n${line('after')}`);
+    await m.out.until(() => m.out.text().split('\n').length === 3);
+    const [first, second] = m.out.text().split('\n');
+    expect(JSON.parse(first ?? '')).toMatchObject({ id: null, error: { code: -32700 } });
+    expect(`${second}\n`).toBe(empty('after'));
+    const violations = m.session.recordings({ type: 'violation' });
+    expect(violations.map((v) => v.type === 'violation' && [v.delivery, v.code])).toEqual([
+      [1, 'frame-too-large'],
+    ]);
+    expect(m.session.deliveries()[0]).toMatchObject({ kind: 'unparseable', bytes: { text: '' } });
   });
 
   it('closes stdout on a reset and stays alive; later replies are dropped', async () => {

@@ -5,8 +5,8 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import type { Clock } from '../../protocol/clock.js';
-import { NdjsonDecoder } from '../../protocol/ndjson.js';
 import type { Action, InboundFrame, Instant, KillSignal, ProcessSettings } from '../model.js';
+import { LineSplitter, type SplitLine } from './line-splitter.js';
 import { runActions } from './scheduler.js';
 
 /** What the stdio shell needs of its process; the CLI builds it from `process`, tests build fakes. */
@@ -64,7 +64,7 @@ export async function runStdioMock(
 
 class StdioShell {
   private readonly connectionId: string;
-  private readonly decoder = new NdjsonDecoder();
+  private readonly lines = new LineSplitter();
   private chain: Promise<void> = Promise.resolve();
   private lastWrite: Promise<void> = Promise.resolve();
   private stdoutOpen = true;
@@ -90,12 +90,12 @@ class StdioShell {
     // Listen at once so arrival times are true even while the start round trip is in flight.
     this.host.stdin.on('data', (chunk: Buffer) => {
       const at = this.now();
-      for (const item of this.decoder.push(chunk)) this.accept(item.bytes, at);
+      for (const line of this.lines.push(chunk)) this.accept(line, at);
     });
     const onEnd = (): void => {
       if (this.eof) return;
       const at = this.now();
-      for (const item of this.decoder.end()) this.accept(item.bytes, at);
+      for (const line of this.lines.end()) this.accept(line, at);
       this.eof = true;
       this.chain = this.chain.then(() => this.maybeFinish());
     };
@@ -127,9 +127,15 @@ class StdioShell {
     return { monotonic: this.clock.now(), wall: this.clock.wallNow() };
   }
 
-  private accept(bytes: Uint8Array, at: Instant): void {
+  private accept(line: SplitLine, at: Instant): void {
     this.active++;
-    const frame: InboundFrame = { bytes, transport: 'stdio', connectionId: this.connectionId, at };
+    const frame: InboundFrame = {
+      bytes: line.bytes,
+      transport: 'stdio',
+      connectionId: this.connectionId,
+      at,
+    };
+    if (line.fault) frame.fault = line.fault;
     if (this.started && this.queued === 0 && this.link.stepNow) {
       this.carryOut(this.link.stepNow(frame), at);
       return;
