@@ -41,7 +41,10 @@ export function defaultErrorMessage(code: number): string {
 
 /** Text to bytes; a stdio frame gets its newline, an HTTP body does not. */
 export function framed(ctx: ReplyContext, text: string): Uint8Array {
-  return encoder.encode(ctx.transport === 'stdio' ? `${text}\n` : text);
+  // Buffer.from slices node's shared pool instead of allocating a buffer per reply (TextEncoder
+  // does); the plain Uint8Array view keeps the action's type what it always was.
+  const buf = Buffer.from(ctx.transport === 'stdio' ? `${text}\n` : text, 'utf8');
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 }
 
 /** The `result` object of a success reply. */

@@ -2,7 +2,8 @@
  * Splits a stdio byte stream into frames for the engine: one line per LF, bytes as sent (a CR
  * before the LF is dropped, as NDJSON readers do). It neither decodes nor parses: the engine does
  * that once per frame. Framing faults travel with the line: a line past the size cap keeps no
- * bytes, and a last line the stream ended without its LF is marked unterminated.
+ * bytes, and a last line the stream ended without its LF is marked unterminated. A chunk handed
+ * to `push` must not be changed afterwards (node streams never reuse one).
  */
 import { DEFAULT_MAX_FRAME_BYTES } from '../../protocol/ndjson.js';
 import type { FramingFault } from '../model.js';
@@ -67,7 +68,9 @@ export class LineSplitter {
       return { bytes: EMPTY, fault: 'too-large' };
     }
     let line: Uint8Array;
-    if (this.parts.length === 0) line = new Uint8Array(tail);
+    // A line whole within one chunk is a view of it (stream chunks are fresh per read and never
+    // reused); a line spread over chunks is joined from the copies `append` kept.
+    if (this.parts.length === 0) line = tail;
     else {
       line = Buffer.concat([...this.parts, tail]);
       this.parts = [];
