@@ -80,6 +80,11 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Co
       root: PACKAGE_ROOT,
       include: options.include,
       provide: options.provide,
+      // A worker runs file after file in the same process: a fresh process per file cost a Node
+      // boot, the kit's and the mock's module graph, and an esbuild build of the stdio mock entry,
+      // each time. The suites keep no state at module level, and a fixture per file holds the
+      // driver and the mocks, so files do not see each other.
+      isolate: false,
       ...(options.testNamePattern !== undefined ? { testNamePattern: options.testNamePattern } : {}),
       ...(options.maxWorkers !== undefined ? { maxWorkers: options.maxWorkers } : {}),
       reporters: [
