@@ -23,7 +23,7 @@ export const CLEANUP_WATCH_MS: Readonly<Record<HarnessTransport, number>> = {
 };
 
 /** A frame of the call with its arrival on the wall clock (stdio mocks are other processes). */
-interface TimedFrame {
+export interface TimedFrame {
   frame: WireFrame;
   wallMs: number;
 }
