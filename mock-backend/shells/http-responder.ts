@@ -31,6 +31,9 @@ export function immediateBody(actions: readonly Action[]): Buffer | undefined {
   return Buffer.concat(parts);
 }
 
+/** The abort reason when the connection closes before the run is over (made once: no stack per request). */
+const PEER_GONE = new Error('the HTTP connection closed before the exchange was over');
+
 /** Options of one response. */
 export interface RespondOptions {
   clock: Clock;
@@ -44,9 +47,17 @@ export function respond(
   actions: readonly Action[],
   options: RespondOptions,
 ): Promise<RunOutcome> {
-  const stop = new AbortController();
-  // The client went away (or we reset the socket): pending actions have nowhere to go.
-  res.on('close', () => stop.abort());
+  // The client went away (or we reset the socket): pending actions have nowhere to go. Only a
+  // run that waits can have pending actions, so an immediate one skips the controller; a finished
+  // one is not aborted (a response always closes, and an abort with its exception cost more per
+  // request than the rest of the exchange).
+  let settled = false;
+  const stop = actions.some((a) => a.afterMs > 0) ? new AbortController() : undefined;
+  if (stop) {
+    res.on('close', () => {
+      if (!settled) stop.abort(PEER_GONE);
+    });
+  }
   const whole = immediateBody(actions);
   let lastWrite: Promise<void> = Promise.resolve();
 
@@ -92,8 +103,9 @@ export function respond(
     clock: options.clock,
     arrival: options.arrival,
     perform,
-    signal: stop.signal,
+    ...(stop ? { signal: stop.signal } : {}),
   }).then((outcome) => {
+    settled = true;
     if (outcome === 'stopped' && !res.writableEnded && !res.destroyed) {
       // A perform failed (e.g. a status node refuses): end the exchange visibly rather than leak it.
       options.log?.('mock-backend: an HTTP action could not be carried out; the socket was destroyed');
