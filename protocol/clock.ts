@@ -11,10 +11,10 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /**
    * Optional, cheaper than `sleep` for a timer that is usually cancelled (a deadline that a fast
-   * reply beats): calls `fn` after `ms` unless the returned function was called first. Callers
-   * fall back to `sleep` when a clock lacks it (see `scheduleOn`).
+   * reply beats): calls `fn` after `ms` unless cancelled first. Callers fall back to `sleep` when
+   * a clock lacks it (see `scheduleOn`).
    */
-  schedule?(ms: number, fn: () => void): () => void;
+  schedule?(ms: number, fn: () => void): Scheduled;
 }
 
 /** Reason used when a sleep is aborted by a signal that carries no reason of its own. */
@@ -32,41 +32,75 @@ function abortReason(signal: AbortSignal): unknown {
 /** Longest delay one Node timer can hold; longer ones would silently fire after 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** A pending `schedule` call. */
+export interface Scheduled {
+  /** Stops it; nothing happens if it already ran or was cancelled. */
+  cancel(): void;
+}
+
 /** Why `scheduleOn`'s fallback sleep was stopped; one shared value, since nobody reads it. */
 const SCHEDULE_CANCELLED = new SleepAborted();
 
-/** Calls `fn` after `ms` on `clock` unless the returned function is called first. */
-export function scheduleOn(clock: Clock, ms: number, fn: () => void): () => void {
-  if (clock.schedule) return clock.schedule(ms, fn);
-  const stop = new AbortController();
-  clock.sleep(ms, stop.signal).then(fn, () => undefined);
-  return () => stop.abort(SCHEDULE_CANCELLED);
+/** A fallback for clocks without `schedule`: a sleep with its own AbortController. */
+class SleepScheduled implements Scheduled {
+  readonly #stop = new AbortController();
+
+  constructor(clock: Clock, ms: number, fn: () => void) {
+    clock.sleep(ms, this.#stop.signal).then(fn, () => undefined);
+  }
+
+  cancel(): void {
+    this.#stop.abort(SCHEDULE_CANCELLED);
+  }
+}
+
+/** Calls `fn` after `ms` on `clock` unless cancelled first. */
+export function scheduleOn(clock: Clock, ms: number, fn: () => void): Scheduled {
+  return clock.schedule ? clock.schedule(ms, fn) : new SleepScheduled(clock, ms, fn);
+}
+
+/** The system clock's timer: re-armed in timer-sized steps, since Node timers overflow at 2^31 ms. */
+class SystemScheduled implements Scheduled {
+  readonly #due: number;
+  readonly #fn: () => void;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(ms: number, fn: () => void) {
+    // NaN counts as 0; Infinity never fires.
+    this.#due = performance.now() + (Number.isNaN(ms) ? 0 : Math.max(0, ms));
+    this.#fn = fn;
+    if (ms > 0) this.#arm();
+    else this.#timer = setTimeout(fireScheduled, 0, this);
+  }
+
+  cancel(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** Called by the timer: runs `fn` when due, otherwise waits for the rest. */
+  fire(): void {
+    this.#timer = undefined;
+    this.#arm();
+  }
+
+  #arm(): void {
+    const left = this.#due - performance.now();
+    if (left <= 0) this.#fn();
+    else if (left !== Infinity) this.#timer = setTimeout(fireScheduled, Math.min(left, MAX_TIMER_MS), this);
+  }
+}
+
+function fireScheduled(scheduled: SystemScheduled): void {
+  scheduled.fire();
 }
 
 /** The real clock: `performance.now()` and timers. */
 export const systemClock: Clock = {
   now: () => performance.now(),
   wallNow: () => Date.now(),
-  schedule(ms, fn) {
-    // NaN counts as 0; Infinity never fires. Long delays re-arm in timer-sized steps.
-    const due = performance.now() + (Number.isNaN(ms) ? 0 : Math.max(0, ms));
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const arm = () => {
-      const left = due - performance.now();
-      if (left <= 0) {
-        timer = undefined;
-        fn();
-        return;
-      }
-      if (left !== Infinity) timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
-    };
-    if (!(ms > 0)) timer = setTimeout(arm, 0);
-    else arm();
-    return () => {
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-    };
-  },
+  schedule: (ms, fn) => new SystemScheduled(ms, fn),
+
   sleep(ms, signal) {
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) {

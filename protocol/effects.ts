@@ -39,6 +39,8 @@ export function checkEffects(effects: JsonValue, ctx: EffectContext): EffectViol
       },
     ];
   }
+  // The common answer, `[]`, has nothing to check or to conflict.
+  if (effects.length === 0) return [];
   const out: EffectViolation[] = [];
   effects.forEach((effect, index) => {
     const p = childPath(path, index);

@@ -1,4 +1,11 @@
-import { childPath, isJsonObject, type JsonObject, type JsonValue, type Violation } from './json.js';
+import {
+  childPath,
+  isJsonObject,
+  violationSink,
+  type JsonObject,
+  type JsonValue,
+  type Violation,
+} from './json.js';
 import type { EffectType, ModifyTarget } from './wire-types.js';
 
 /** The 19 events of the draft that may be delivered through `hooks/intercept`. */
@@ -142,15 +149,20 @@ export function isRfc3339(value: string): boolean {
   );
 }
 
+/** The last URI `isAbsoluteUri` accepted: a harness checks its own `source` on every event. */
+let lastAbsoluteUri = '';
+
 /** True for an absolute URI (a scheme, then something). */
 export function isAbsoluteUri(value: string): boolean {
+  if (value === lastAbsoluteUri) return true;
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(value)) return false;
   try {
     new URL(value);
-    return true;
   } catch {
     return false;
   }
+  lastAbsoluteUri = value;
+  return true;
 }
 
 const REVERSE_DNS = /^(?:[A-Za-z][A-Za-z0-9_-]*\.)+[A-Za-z][A-Za-z0-9_-]*$/;
@@ -185,8 +197,7 @@ export function validateEventEnvelope(
   requirement = 'AHP-RPC-001',
 ): Violation[] {
   const out: Violation[] = [];
-  const v = (p: string, message: string, req = requirement) =>
-    out.push({ path: p, message, requirement: req });
+  const v = violationSink(out, requirement);
   if (!isJsonObject(value)) {
     v(path, 'the event must be an object');
     return out;

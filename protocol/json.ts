@@ -16,6 +16,20 @@ export interface Violation {
   requirement: string;
 }
 
+/**
+ * A function that appends a violation to `out`, its requirement defaulting to `requirement`.
+ * Validators run on every hook call; a closure made here is anonymous, which keeps tsx's
+ * keep-names from renaming one per call (a `defineProperty` each time).
+ */
+export function violationSink(
+  out: Violation[],
+  requirement: string,
+): (path: string, message: string, req?: string) => void {
+  return (path, message, req = requirement) => {
+    out.push({ path, message, requirement: req });
+  };
+}
+
 /** Appends a key or index to a JSON path. */
 export function childPath(path: string, key: string | number): string {
   if (typeof key === 'number') return `${path}[${key}]`;

@@ -40,6 +40,11 @@ export interface ResultContext {
 
 const RESULT_FIELDS = new Set(['protocolVersion', 'effects', 'extensions']);
 
+/** A failed result check (module level: it runs on every reply). */
+function fail(failureClass: 'unsupported' | 'missing-fields' | 'invalid-effects', violations: Violation[]) {
+  return { ok: false, failureClass, violations } as const;
+}
+
 /**
  * Judges an intercept result in a fixed order: shape and required fields (`missing-fields`),
  * then the version (`unsupported`), then the effect list atomically (`invalid-effects`: one bad
@@ -53,10 +58,6 @@ const RESULT_FIELDS = new Set(['protocolVersion', 'effects', 'extensions']);
  * object with reverse-DNS keys is a recognized field with a bad value: also `missing-fields`.
  */
 export function checkInterceptResult(result: JsonValue, ctx: ResultContext): ResultCheck {
-  const fail = (
-    failureClass: 'unsupported' | 'missing-fields' | 'invalid-effects',
-    violations: Violation[],
-  ) => ({ ok: false, failureClass, violations }) as const;
   if (!isJsonObject(result)) {
     return fail('missing-fields', [
       { path: '$.result', message: 'result must be an object', requirement: 'AHP-DEC-001' },

@@ -1,6 +1,13 @@
 import { validateMessage, validatePart } from './content.js';
 import { validateEventEnvelope } from './events.js';
-import { childPath, isJsonObject, type JsonObject, type JsonValue, type Violation } from './json.js';
+import {
+  childPath,
+  isJsonObject,
+  violationSink,
+  type JsonObject,
+  type JsonValue,
+  type Violation,
+} from './json.js';
 
 const TB = 'AHP-TB-001';
 const CALL_KEYS = new Set(['id', 'synthesized']);
@@ -24,7 +31,7 @@ function nonEmpty(v: JsonValue | undefined): v is string {
 export function validateToolBeforeEvent(value: JsonValue, path = '$'): Violation[] {
   const out = validateEventEnvelope(value, path, TB);
   if (!isJsonObject(value)) return out;
-  const push: Push = (p, message) => out.push({ path: p, message, requirement: TB });
+  const push: Push = violationSink(out, TB);
   if (value.type !== 'tool.before') push(childPath(path, 'type'), 'type must be "tool.before"');
   checkCallToolPath(value, path, push);
   for (const key of FORBIDDEN_ON_BEFORE) {
@@ -45,7 +52,7 @@ export function validateToolAfterEvent(
 ): Violation[] {
   const out = validateEventEnvelope(value, path, requirement);
   if (!isJsonObject(value)) return out;
-  const push: Push = (p, message) => out.push({ path: p, message, requirement });
+  const push: Push = violationSink(out, requirement);
   if (value.type !== 'tool.after') push(childPath(path, 'type'), 'type must be "tool.after"');
   checkCallToolPath(value, path, push);
   const outcome = value.outcome;

@@ -1,4 +1,4 @@
-import { scheduleOn, type Clock } from '../protocol/clock.js';
+import { scheduleOn, type Clock, type Scheduled } from '../protocol/clock.js';
 import { asCancelView, Cancellation, viewOfSignal, type CancelView } from './cancellation.js';
 import { CallInterrupted, type Ending } from './interruption.js';
 
@@ -37,50 +37,62 @@ export interface CallBudgetOptions {
  * every hook call.
  */
 export function startCallBudget(options: CallBudgetOptions): CallBudget {
-  const { clock } = options;
-  const cancellation = new Cancellation();
-  const startedAt = clock.now();
-  const deadlineAt = options.budgetMs === undefined ? Infinity : startedAt + options.budgetMs;
-  let detach: Array<() => void> = [];
-  const release = (): void => {
-    const fns = detach;
-    detach = [];
-    for (const fn of fns) fn();
-  };
-  const end = (ending: Ending): void => {
-    cancellation.abort(new CallInterrupted(ending));
-    release();
-  };
-  const close = options.closeSignal === undefined ? undefined : asCancelView(options.closeSignal);
-  const caller = options.signal === undefined ? undefined : viewOfSignal(options.signal);
+  return new Budget(options);
+}
 
-  // Shutdown first: a call admitted while closing must report the shutdown, not a cancellation.
-  if (close?.aborted) end('closed');
-  else if (caller?.aborted) end('cancelled');
-  else if (deadlineAt <= startedAt) end('budget-expired');
-  else {
-    if (close) detach.push(close.onAbort(() => end('closed')));
-    if (caller) detach.push(caller.onAbort(() => end('cancelled')));
-    if (Number.isFinite(deadlineAt)) {
-      detach.push(scheduleOn(clock, deadlineAt - startedAt, () => end('budget-expired')));
+/** A class rather than closures: this is built on every call, and closures cost allocations. */
+class Budget implements CallBudget {
+  readonly cancellation = new Cancellation();
+  readonly startedAt: number;
+  readonly deadlineAt: number;
+  readonly #clock: Clock;
+  #detachClose: (() => void) | undefined;
+  #detachCaller: (() => void) | undefined;
+  #timer: Scheduled | undefined;
+
+  constructor(options: CallBudgetOptions) {
+    const clock = (this.#clock = options.clock);
+    const startedAt = (this.startedAt = clock.now());
+    const deadlineAt = (this.deadlineAt =
+      options.budgetMs === undefined ? Infinity : startedAt + options.budgetMs);
+    const close = options.closeSignal === undefined ? undefined : asCancelView(options.closeSignal);
+    const caller = options.signal === undefined ? undefined : viewOfSignal(options.signal);
+    // Shutdown first: a call admitted while closing must report the shutdown, not a cancellation.
+    if (close?.aborted) this.#end('closed');
+    else if (caller?.aborted) this.#end('cancelled');
+    else if (deadlineAt <= startedAt) this.#end('budget-expired');
+    else {
+      if (close) this.#detachClose = close.onAbort(() => this.#end('closed'));
+      if (caller) this.#detachCaller = caller.onAbort(() => this.#end('cancelled'));
+      if (Number.isFinite(deadlineAt)) {
+        this.#timer = scheduleOn(clock, deadlineAt - startedAt, () => this.#end('budget-expired'));
+      }
     }
   }
 
-  const ending = (): Ending | undefined => {
-    if (!cancellation.aborted && clock.now() >= deadlineAt) end('budget-expired');
-    const reason: unknown = cancellation.reason;
-    return reason instanceof CallInterrupted ? reason.ending : undefined;
-  };
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
+  }
 
-  return {
-    cancellation,
-    get signal() {
-      return cancellation.signal;
-    },
-    startedAt,
-    deadlineAt,
-    ending,
-    remainingMs: () => Math.max(0, deadlineAt - clock.now()),
-    dispose: release,
-  };
+  ending(): Ending | undefined {
+    if (!this.cancellation.aborted && this.#clock.now() >= this.deadlineAt) this.#end('budget-expired');
+    const reason: unknown = this.cancellation.reason;
+    return reason instanceof CallInterrupted ? reason.ending : undefined;
+  }
+
+  remainingMs(): number {
+    return Math.max(0, this.deadlineAt - this.#clock.now());
+  }
+
+  dispose(): void {
+    this.#detachClose?.();
+    this.#detachCaller?.();
+    this.#timer?.cancel();
+    this.#detachClose = this.#detachCaller = this.#timer = undefined;
+  }
+
+  #end(ending: Ending): void {
+    this.cancellation.abort(new CallInterrupted(ending));
+    this.dispose();
+  }
 }

@@ -42,46 +42,36 @@ export async function runChain(
 ): Promise<ChainSettlement> {
   const records: AuditRecord[] = [];
   let state = initial;
-  const skipRest = (from: number, why: string): Planned<InterceptSubscription>[] => {
-    const rest = intercepts.slice(from);
-    for (const planned of rest) {
-      const record = openRecord(planned.ref, 'intercept', 'skipped', deps.clock.now());
-      record.policy = planned.subscription.failurePolicy;
-      record.detail = why;
-      records.push(record);
-    }
-    return rest;
-  };
-  const ended = (ending: Ending, from: number): ChainSettlement => {
-    skipRest(from, `not called: the call ended (${ending})`);
-    return {
-      state,
-      decision: 'deny',
-      reason: interruptedReason(ending),
-      synthetic: true,
-      ending,
-      records,
-      uncalled: [],
-    };
-  };
 
   for (let i = 0; i < intercepts.length; i++) {
     const planned = intercepts[i] as Planned<InterceptSubscription>;
     const before = deps.call.ending();
-    if (before !== undefined) return ended(before, i);
+    if (before !== undefined) return endedAt(intercepts, i, before, state, records, deps);
     const { step, record } = await runInterceptor(planned, state, capabilities, deps);
     records.push(record);
-    if (step.kind === 'ended') return ended(step.ending, i + 1);
+    if (step.kind === 'ended') return endedAt(intercepts, i + 1, step.ending, state, records, deps);
     if (step.kind === 'failure') {
       if (applyFailurePolicy(planned.subscription.failurePolicy).kind === 'continue-unchanged') continue;
       record.synthetic = true;
-      const uncalled = skipRest(i + 1, 'not called: a fail-closed failure ended the chain');
+      const uncalled = skipFrom(
+        intercepts,
+        i + 1,
+        records,
+        deps,
+        'not called: a fail-closed failure ended the chain',
+      );
       return { state, decision: 'deny', reason: SYNTHETIC_DENIAL_REASON, synthetic: true, records, uncalled };
     }
     state = step.staged.state;
     const deny = step.staged.deny;
     if (deny) {
-      const uncalled = skipRest(i + 1, 'not called: an earlier interceptor denied');
+      const uncalled = skipFrom(
+        intercepts,
+        i + 1,
+        records,
+        deps,
+        'not called: an earlier interceptor denied',
+      );
       const settlement: ChainSettlement = {
         state,
         decision: 'deny',
@@ -95,6 +85,45 @@ export async function runChain(
     }
   }
   const last = deps.call.ending();
-  if (last !== undefined) return ended(last, intercepts.length);
+  if (last !== undefined) return endedAt(intercepts, intercepts.length, last, state, records, deps);
   return { state, decision: 'continue', synthetic: false, records, uncalled: [] };
+}
+
+/** Records the interceptors from `from` on as skipped, and returns them. */
+function skipFrom(
+  intercepts: readonly Planned<InterceptSubscription>[],
+  from: number,
+  records: AuditRecord[],
+  deps: DeliveryDeps,
+  why: string,
+): Planned<InterceptSubscription>[] {
+  const rest = intercepts.slice(from);
+  for (const planned of rest) {
+    const record = openRecord(planned.ref, 'intercept', 'skipped', deps.clock.now());
+    record.policy = planned.subscription.failurePolicy;
+    record.detail = why;
+    records.push(record);
+  }
+  return rest;
+}
+
+/** The settlement of a call that ended (cancelled, budget expired, closed) before `from`. */
+function endedAt(
+  intercepts: readonly Planned<InterceptSubscription>[],
+  from: number,
+  ending: Ending,
+  state: EffectiveState,
+  records: AuditRecord[],
+  deps: DeliveryDeps,
+): ChainSettlement {
+  skipFrom(intercepts, from, records, deps, `not called: the call ended (${ending})`);
+  return {
+    state,
+    decision: 'deny',
+    reason: interruptedReason(ending),
+    synthetic: true,
+    ending,
+    records,
+    uncalled: [],
+  };
 }

@@ -1,4 +1,4 @@
-import { scheduleOn, type Clock } from '../protocol/clock.js';
+import { scheduleOn, type Clock, type Scheduled } from '../protocol/clock.js';
 import type { CallBudget } from './budget.js';
 import { Cancellation, type CancelView } from './cancellation.js';
 import { DeadlineExpired, stopReasonOf, type StopReason } from './interruption.js';
@@ -33,50 +33,60 @@ export function startSubscriptionDeadline(
   call: CallBudget,
   timeoutMs: number,
 ): SubscriptionDeadline {
-  const cancellation = new Cancellation();
-  const startedAt = clock.now();
-  const ownDeadlineAt = startedAt + timeoutMs;
-  // When both fall due together the call's budget wins: interruption overrides policy.
-  const ownIsEarlier = ownDeadlineAt < call.deadlineAt;
-  const deadlineAt = Math.min(ownDeadlineAt, call.deadlineAt);
-  let stopTimer: (() => void) | undefined;
-  let detachCall: (() => void) | undefined;
-  const release = (): void => {
-    stopTimer?.();
-    detachCall?.();
-    stopTimer = undefined;
-    detachCall = undefined;
-  };
+  return new Deadline(clock, call, timeoutMs);
+}
 
-  const expire = (): void => {
-    cancellation.abort(EXPIRED);
-    release();
-  };
-  const onCall = (): void => {
-    cancellation.abort(call.cancellation.reason);
-    release();
-  };
+/** A class rather than closures: one is built per delivery, on the hot path. */
+class Deadline implements SubscriptionDeadline {
+  readonly cancellation = new Cancellation();
+  readonly startedAt: number;
+  readonly deadlineAt: number;
+  readonly #clock: Clock;
+  readonly #call: CallBudget;
+  readonly #ownDeadlineAt: number;
+  /** True when the own timeout ends this delivery before the call's budget does. */
+  readonly #ownIsEarlier: boolean;
+  #timer: Scheduled | undefined;
+  #detachCall: (() => void) | undefined;
 
-  if (call.cancellation.aborted) onCall();
-  else {
-    detachCall = call.cancellation.onAbort(onCall);
-    if (ownIsEarlier) stopTimer = scheduleOn(clock, timeoutMs, expire);
+  constructor(clock: Clock, call: CallBudget, timeoutMs: number) {
+    this.#clock = clock;
+    this.#call = call;
+    this.startedAt = clock.now();
+    this.#ownDeadlineAt = this.startedAt + timeoutMs;
+    // When both fall due together the call's budget wins: interruption overrides policy.
+    this.#ownIsEarlier = this.#ownDeadlineAt < call.deadlineAt;
+    this.deadlineAt = Math.min(this.#ownDeadlineAt, call.deadlineAt);
+    if (call.cancellation.aborted) this.#onCall();
+    else {
+      this.#detachCall = call.cancellation.onAbort(() => this.#onCall());
+      if (this.#ownIsEarlier) this.#timer = scheduleOn(clock, timeoutMs, () => this.#expire());
+    }
   }
 
-  const check = (): StopReason | undefined => {
-    if (call.ending() !== undefined) onCall();
-    else if (ownIsEarlier && clock.now() >= ownDeadlineAt) expire();
-    return stopReasonOf(cancellation);
-  };
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
+  }
 
-  return {
-    cancellation,
-    get signal() {
-      return cancellation.signal;
-    },
-    startedAt,
-    deadlineAt,
-    check,
-    dispose: release,
-  };
+  check(): StopReason | undefined {
+    if (this.#call.ending() !== undefined) this.#onCall();
+    else if (this.#ownIsEarlier && this.#clock.now() >= this.#ownDeadlineAt) this.#expire();
+    return stopReasonOf(this.cancellation);
+  }
+
+  dispose(): void {
+    this.#timer?.cancel();
+    this.#detachCall?.();
+    this.#timer = this.#detachCall = undefined;
+  }
+
+  #expire(): void {
+    this.cancellation.abort(EXPIRED);
+    this.dispose();
+  }
+
+  #onCall(): void {
+    this.cancellation.abort(this.#call.cancellation.reason);
+    this.dispose();
+  }
 }

@@ -1,6 +1,7 @@
 import type { Clock } from '../protocol/clock.js';
 import type { AuditRecord } from './audit.js';
 import type { CancelView } from './cancellation.js';
+import { contextWithCancellation } from './transports/abortable.js';
 import type { CallBudget } from './budget.js';
 import type { TranscriptRecorder } from './transcript.js';
 import type { BackendTransport, NotifyOutcome, SendContext, TransportReply } from './transport.js';
@@ -23,17 +24,17 @@ export function sendContext(
   cancellation: CancelView,
   attempt: number,
 ): SendContext {
-  return {
-    // A getter, so that an AbortSignal is made only for a transport that reads it.
-    get signal() {
-      return cancellation.signal;
-    },
+  return contextWithCancellation(
     cancellation,
-    onFrame: deps.transcript.onFrameFor(record.backendId, attempt),
-    onLateReply: (raw) => {
-      // A late reply is a note on the record and nothing else: the outcome was already settled.
-      record.lateResponse ??= { at: deps.clock.now(), bytesLength: raw.byteLength };
-    },
+    deps.transcript.onFrameFor(record.backendId, attempt),
+    lateReplyNote(deps, record),
+  );
+}
+
+/** A late reply is a note on the record and nothing else: the outcome was already settled. */
+function lateReplyNote(deps: DeliveryDeps, record: AuditRecord): (raw: Uint8Array) => void {
+  return (raw) => {
+    record.lateResponse ??= { at: deps.clock.now(), bytesLength: raw.byteLength };
   };
 }
 

@@ -101,8 +101,18 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
     if (!plan) plans.set(type, (plan = planDispatch(resolved.registration, type)));
     return plan;
   };
-  const inflight = new Set<Promise<unknown>>();
+  /** Calls admitted and not yet settled; `close` waits for them (they end at once on its abort). */
+  let active = 0;
+  let drained: (() => void) | undefined;
   let closing: Promise<void> | undefined;
+
+  // Made once: per-call closures cost allocations (and a rename each under tsx's keep-names).
+  const transportFor = (id: string) => transports.get(id) as BackendTransport;
+  const envelopeDefaults = {
+    source: resolved.source,
+    newEventId: () => `evt_${randomUUID()}`,
+    wallNow: () => clock.wallNow(),
+  };
 
   const runCall = async (event: ToolBeforeEvent, call: CallBudget): Promise<InvokeResult> => {
     const transcript = new TranscriptRecorder(clock);
@@ -110,7 +120,7 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
       clock,
       call,
       transcript,
-      transportFor: (id) => transports.get(id) as BackendTransport,
+      transportFor,
       protocolVersion: PROTOCOL_VERSION,
       retries: resolved.retries,
       retryBackoffMs: resolved.retryBackoffMs,
@@ -170,11 +180,7 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
       ) {
         throw new HarnessInputError('budgetMs must be a non-negative finite number of milliseconds.');
       }
-      const built = buildToolBeforeEvent(input, {
-        source: resolved.source,
-        newEventId: () => `evt_${randomUUID()}`,
-        wallNow: () => clock.wallNow(),
-      });
+      const built = buildToolBeforeEvent(input, envelopeDefaults);
       if (!built.ok) {
         throw new HarnessInputError(
           'The invoke input does not make a valid tool.before event.',
@@ -187,21 +193,20 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
         ...(budgetMs === undefined ? {} : { budgetMs }),
         ...(signal === undefined ? {} : { signal }),
       });
-      const work = runCall(built.event, call).finally(() => call.dispose());
-      const tracked = work.then(
-        () => undefined,
-        () => undefined,
-      );
-      inflight.add(tracked);
-      void tracked.then(() => inflight.delete(tracked));
-      return work;
+      active++;
+      try {
+        return await runCall(built.event, call);
+      } finally {
+        call.dispose();
+        if (--active === 0) drained?.();
+      }
     },
 
     close() {
       closing ??= (async () => {
         shutdown.abort(new HarnessClosedError());
         // In-flight calls end at once on the abort (nothing awaits a transport past it).
-        await Promise.allSettled([...inflight]);
+        if (active > 0) await new Promise<void>((resolve) => (drained = resolve));
         await Promise.allSettled(owned.map((t) => t.close()));
       })();
       return closing;

@@ -3,14 +3,14 @@ import type { InterceptSubscription } from '../protocol/registration.js';
 import { buildInterceptRequest } from '../protocol/messages.js';
 import type { Capabilities } from '../protocol/wire-types.js';
 import { endingOutcome, openRecord, type AuditRecord } from './audit.js';
-import { startSubscriptionDeadline } from './deadline.js';
+import { startSubscriptionDeadline, type SubscriptionDeadline } from './deadline.js';
 import { safeRequest, sendContext, type DeliveryDeps } from './delivery.js';
 import type { Planned } from './dispatch.js';
 import type { Ending } from './interruption.js';
 import { judgeReply } from './reply-judge.js';
 import { runWithRetries } from './retry.js';
 import { stageEffects, type EffectiveState, type Staged } from './staging.js';
-import type { TransportFailure } from './transport.js';
+import type { BackendTransport, TransportFailure } from './transport.js';
 
 /** How one interceptor ended: an accepted response, an operational failure, or the call's ending. */
 export type InterceptStep =
@@ -45,24 +45,15 @@ export async function runInterceptor(
   const transport = deps.transportFor(planned.backend.id);
   const deadline = startSubscriptionDeadline(clock, deps.call, subscription.timeoutMs);
 
-  const attempt = async (n: number): Promise<Verdict> => {
-    const reply = await safeRequest(transport, frame, sendContext(deps, record, deadline.cancellation, n));
-    const judged = judgeReply(reply, {
-      requestId: request.id,
-      protocolVersion: deps.protocolVersion,
-      eventType: state.event.type,
-      capabilities,
-      event: state.event as unknown as JsonValue,
-    });
-    if (!judged.ok) return judged;
-    const staged = stageEffects(state, judged.effects);
-    if (!staged.ok)
-      return {
-        ok: false,
-        failure: { failureClass: 'invalid-effects', code: staged.code, detail: staged.detail },
-      };
-    record.effects = judged.effects.map((e) => e.type);
-    return { ok: true, staged };
+  const attempt: Attempt = {
+    transport,
+    frame,
+    requestId: request.id,
+    state,
+    capabilities,
+    deps,
+    record,
+    deadline,
   };
 
   try {
@@ -71,8 +62,8 @@ export async function runInterceptor(
       deadline,
       retries: deps.retries,
       backoffMs: deps.retryBackoffMs,
-      attempt,
-      isFailure: (v) => !v.ok,
+      attempt: attemptWith(attempt),
+      isFailure: isFailedVerdict,
     });
     record.attempts = run.attempts;
     record.settledAt = clock.now();
@@ -98,6 +89,54 @@ export async function runInterceptor(
   } finally {
     deadline.dispose();
   }
+}
+
+/** What every attempt of one interceptor delivery shares. */
+interface Attempt {
+  transport: BackendTransport;
+  /** Serialized once: every retry resends these exact bytes. */
+  frame: string;
+  requestId: string;
+  state: EffectiveState;
+  capabilities: Capabilities;
+  deps: DeliveryDeps;
+  record: AuditRecord;
+  deadline: SubscriptionDeadline;
+}
+
+/** The attempt function for `runWithRetries` (made here, unnamed: it is made on every call). */
+function attemptWith(a: Attempt): (n: number) => Promise<Verdict> {
+  return (n) => sendAndJudge(a, n);
+}
+
+/** One send of the frame, its reply judged and its effects staged. */
+async function sendAndJudge(a: Attempt, n: number): Promise<Verdict> {
+  const { state, capabilities, deps, record } = a;
+  const reply = await safeRequest(
+    a.transport,
+    a.frame,
+    sendContext(deps, record, a.deadline.cancellation, n),
+  );
+  const judged = judgeReply(reply, {
+    requestId: a.requestId,
+    protocolVersion: deps.protocolVersion,
+    eventType: state.event.type,
+    capabilities,
+    event: state.event as unknown as JsonValue,
+  });
+  if (!judged.ok) return judged;
+  const staged = stageEffects(state, judged.effects);
+  if (!staged.ok)
+    return {
+      ok: false,
+      failure: { failureClass: 'invalid-effects', code: staged.code, detail: staged.detail },
+    };
+  record.effects = judged.effects.map((e) => e.type);
+  return { ok: true, staged };
+}
+
+function isFailedVerdict(v: Verdict): boolean {
+  return !v.ok;
 }
 
 function fail(record: AuditRecord, failure: TransportFailure): InterceptStep {

@@ -1,6 +1,5 @@
 import type { FailureClass } from '../protocol/failure-classes.js';
 import type { JsonValue } from '../protocol/json.js';
-import type { CancelView } from './cancellation.js';
 
 /**
  * The contract between the harness core and a backend transport. A transport moves bytes and
@@ -10,11 +9,6 @@ import type { CancelView } from './cancellation.js';
 export interface SendContext {
   /** Aborted on the subscription deadline, a cancellation, budget expiry or close. */
   signal: AbortSignal;
-  /**
-   * The same cancellation as `signal`, cheaper to listen to. The harness passes it and makes
-   * `signal` only when something reads it; this package's transports prefer it (see `cancelOf`).
-   */
-  cancellation?: CancelView;
   /** Called (at most once per request) when a reply arrives after `signal` aborted while still listening. */
   onLateReply?: (raw: Uint8Array) => void;
   /** Called for every frame the transport writes or reads, for the transcript. */

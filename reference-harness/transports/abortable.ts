@@ -36,9 +36,31 @@ export function raceSignal<T>(
 }
 
 /**
- * The cancellation a transport listens to: the harness's cheap one when it passed it, otherwise
- * a view of the caller's AbortSignal (other callers of a transport only give `signal`).
+ * The harness's own cancellation behind each send context it made. A WeakMap rather than a field,
+ * so that a wrapper that copies a context with another `signal` (`{ ...ctx, signal }`) is heard
+ * through its signal, never through a cancellation it did not mean to pass.
  */
+const cancellations = new WeakMap<SendContext, CancelView>();
+
+/** Makes `ctx.signal` mirror `cancellation`, lazily, and lets this package's transports skip it. */
+export function contextWithCancellation(
+  cancellation: CancelView,
+  onFrame: NonNullable<SendContext['onFrame']>,
+  onLateReply: NonNullable<SendContext['onLateReply']>,
+): SendContext {
+  const ctx: SendContext = {
+    // A getter, so that an AbortSignal is made only for a transport that reads it.
+    get signal() {
+      return cancellation.signal;
+    },
+    onFrame,
+    onLateReply,
+  };
+  cancellations.set(ctx, cancellation);
+  return ctx;
+}
+
+/** The cancellation a transport listens to: the harness's cheap one, or a view of `ctx.signal`. */
 export function cancelOf(ctx: SendContext): CancelView {
-  return ctx.cancellation ?? viewOfSignal(ctx.signal);
+  return cancellations.get(ctx) ?? viewOfSignal(ctx.signal);
 }

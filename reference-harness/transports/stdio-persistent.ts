@@ -186,13 +186,7 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
     if (closing) return failedReply('stdio.closed', 'the transport was closed');
     if (cancel.aborted) return { ok: false, failure: abortedFailure(cancel) };
     return new Promise<TransportReply>((resolve) => {
-      const inflight: Inflight = {
-        ctx,
-        settle: (reply) => {
-          detach();
-          resolve(reply);
-        },
-      };
+      const inflight: Inflight = { ctx, settle: settleWith(resolve, () => detach()) };
       s.inflight = inflight;
       // One encoding serves the write and the transcript.
       const line = Buffer.from(`${frame}\n`, 'utf8');
@@ -209,15 +203,11 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
     });
   };
 
-  const guarded = async <T>(
-    ctx: SendContext,
-    closedResult: T,
-    abortedResult: () => T,
-    run: () => Promise<T>,
-  ): Promise<T> => {
-    if (closing) return closedResult;
-    const release = await queue.acquire(cancelOf(ctx));
-    if (!release) return closing ? closedResult : abortedResult();
+  /** Runs `run` holding the one-request-at-a-time lock; results are built only when needed. */
+  const guarded = async <T>(cancel: CancelView, closedResult: () => T, run: () => Promise<T>): Promise<T> => {
+    if (closing) return closedResult();
+    const release = await queue.acquire(cancel);
+    if (!release) return closing ? closedResult() : ({ ok: false, failure: abortedFailure(cancel) } as T);
     try {
       return await run();
     } finally {
@@ -228,18 +218,17 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
   return {
     kind: 'stdio-persistent',
     request(frame, ctx) {
+      const cancel = cancelOf(ctx);
       return guarded<TransportReply>(
-        ctx,
-        failedReply('stdio.closed', 'the transport was closed'),
-        () => ({ ok: false, failure: abortedFailure(cancelOf(ctx)) }),
-        () => exchange(frame, ctx, cancelOf(ctx)),
+        cancel,
+        () => failedReply('stdio.closed', 'the transport was closed'),
+        () => exchange(frame, ctx, cancel),
       );
     },
     notify(frame, ctx) {
       return guarded<NotifyOutcome>(
-        ctx,
-        { ok: false, failure: transportFailure('stdio.closed', 'the transport was closed') },
-        () => ({ ok: false, failure: abortedFailure(cancelOf(ctx)) }),
+        cancelOf(ctx),
+        () => ({ ok: false, failure: transportFailure('stdio.closed', 'the transport was closed') }),
         async () => {
           const s =
             current && !current.dead && !current.retired && !current.proc.exitInfo() ? current : undefined;
@@ -277,5 +266,16 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
       return closing;
     },
     livePids: () => procs.livePids(),
+  };
+}
+
+/** The settle function of one request (made here, unnamed: one is made per request). */
+function settleWith(
+  resolve: (reply: TransportReply) => void,
+  detach: () => void,
+): (reply: TransportReply) => void {
+  return (reply) => {
+    detach();
+    resolve(reply);
   };
 }
