@@ -85,7 +85,8 @@ export function checkInterceptResult(result: JsonValue, ctx: ResultContext): Res
       requirement: 'AHP-DEC-001',
     });
   }
-  shape.push(...validateExtensions(result.extensions, '$.result.extensions'));
+  if (result.extensions !== undefined)
+    shape.push(...validateExtensions(result.extensions, '$.result.extensions'));
   if (shape.length > 0) return fail('missing-fields', shape);
   if (result.protocolVersion !== ctx.protocolVersion) {
     return fail('unsupported', [
@@ -96,9 +97,12 @@ export function checkInterceptResult(result: JsonValue, ctx: ResultContext): Res
       },
     ]);
   }
-  const effectCtx = { ...ctx, path: '$.result.effects' };
-  const problems = checkEffects(result.effects as JsonValue, effectCtx);
-  if (problems.length > 0) return fail('invalid-effects', problems);
+  const effects = result.effects as JsonValue[];
+  // `[]`, the common answer, has nothing to check: skip building the effect context.
+  if (effects.length > 0) {
+    const problems = checkEffects(effects, { ...ctx, path: '$.result.effects' });
+    if (problems.length > 0) return fail('invalid-effects', problems);
+  }
   return {
     ok: true,
     effects: result.effects as unknown as Effect[],

@@ -1,7 +1,7 @@
 import type { Clock } from '../protocol/clock.js';
 import type { AuditRecord } from './audit.js';
 import type { CancelView } from './cancellation.js';
-import { contextWithCancellation } from './transports/abortable.js';
+import { HarnessSendContext } from './transports/abortable.js';
 import type { CallBudget } from './budget.js';
 import type { TranscriptRecorder } from './transcript.js';
 import type { BackendTransport, NotifyOutcome, SendContext, TransportReply } from './transport.js';
@@ -24,7 +24,7 @@ export function sendContext(
   cancellation: CancelView,
   attempt: number,
 ): SendContext {
-  return contextWithCancellation(
+  return new HarnessSendContext(
     cancellation,
     deps.transcript.onFrameFor(record.backendId, attempt),
     lateReplyNote(deps, record),

@@ -7,8 +7,12 @@ import type { JsonValue } from '../protocol/json.js';
  * validation, policies, retries and audit.
  */
 export interface SendContext {
-  /** Aborted on the subscription deadline, a cancellation, budget expiry or close. */
-  signal: AbortSignal;
+  /**
+   * Aborted on the subscription deadline, a cancellation, budget expiry or close. On the
+   * harness's own contexts it is a getter made on first read: a wrapper that copies a context
+   * copies it by name (`{ ...ctx, signal: ctx.signal }`), since a spread does not copy getters.
+   */
+  readonly signal: AbortSignal;
   /** Called (at most once per request) when a reply arrives after `signal` aborted while still listening. */
   onLateReply?: (raw: Uint8Array) => void;
   /** Called for every frame the transport writes or reads, for the transcript. */

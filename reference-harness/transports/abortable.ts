@@ -36,31 +36,33 @@ export function raceSignal<T>(
 }
 
 /**
- * The harness's own cancellation behind each send context it made. A WeakMap rather than a field,
- * so that a wrapper that copies a context with another `signal` (`{ ...ctx, signal }`) is heard
- * through its signal, never through a cancellation it did not mean to pass.
+ * The send context the harness makes for each attempt. A class: an object literal with a getter
+ * costs over a microsecond to make (an accessor pair each time), and this runs on every call.
+ * `signal` is a getter on the prototype, made on first read; so a wrapper that copies a context
+ * must copy `signal` by name (`{ ...ctx, signal: ctx.signal }`). A copy is a plain object, so
+ * `cancelOf` hears it through its own `signal`, never through a cancellation it did not pass on.
  */
-const cancellations = new WeakMap<SendContext, CancelView>();
+export class HarnessSendContext implements SendContext {
+  readonly cancellation: CancelView;
+  readonly onFrame: NonNullable<SendContext['onFrame']>;
+  readonly onLateReply: NonNullable<SendContext['onLateReply']>;
 
-/** Makes `ctx.signal` mirror `cancellation`, lazily, and lets this package's transports skip it. */
-export function contextWithCancellation(
-  cancellation: CancelView,
-  onFrame: NonNullable<SendContext['onFrame']>,
-  onLateReply: NonNullable<SendContext['onLateReply']>,
-): SendContext {
-  const ctx: SendContext = {
-    // A getter, so that an AbortSignal is made only for a transport that reads it.
-    get signal() {
-      return cancellation.signal;
-    },
-    onFrame,
-    onLateReply,
-  };
-  cancellations.set(ctx, cancellation);
-  return ctx;
+  constructor(
+    cancellation: CancelView,
+    onFrame: NonNullable<SendContext['onFrame']>,
+    onLateReply: NonNullable<SendContext['onLateReply']>,
+  ) {
+    this.cancellation = cancellation;
+    this.onFrame = onFrame;
+    this.onLateReply = onLateReply;
+  }
+
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
+  }
 }
 
 /** The cancellation a transport listens to: the harness's cheap one, or a view of `ctx.signal`. */
 export function cancelOf(ctx: SendContext): CancelView {
-  return cancellations.get(ctx) ?? viewOfSignal(ctx.signal);
+  return ctx instanceof HarnessSendContext ? ctx.cancellation : viewOfSignal(ctx.signal);
 }
