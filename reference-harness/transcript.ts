@@ -1,4 +1,5 @@
 import type { Clock } from '../protocol/clock.js';
+import type { SendContext } from './transport.js';
 
 /** One frame that crossed a transport, with direction and monotonic time. */
 export interface TranscriptEntry {
@@ -22,19 +23,26 @@ export class TranscriptRecorder {
 
   constructor(private readonly clock: Clock) {}
 
-  /** Records one frame; bytes that are not UTF-8 are kept exactly, as base64. */
-  record(backendId: string, direction: 'out' | 'in', raw: Uint8Array, attempt: number): void {
+  /**
+   * Records one frame; bytes that are not UTF-8 are kept exactly, as base64. `text` is the frame
+   * already decoded by the transport (it must be the exact UTF-8 decoding of `raw`); it spares a
+   * second decode on every call.
+   */
+  record(backendId: string, direction: 'out' | 'in', raw: Uint8Array, attempt: number, text?: string): void {
     const entry: TranscriptEntry = { backendId, direction, at: this.clock.now(), attempt };
-    try {
-      entry.text = utf8.decode(raw);
-    } catch {
-      entry.base64 = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64');
+    if (text !== undefined) entry.text = text;
+    else {
+      try {
+        entry.text = utf8.decode(raw);
+      } catch {
+        entry.base64 = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64');
+      }
     }
     this.entries.push(entry);
   }
 
   /** A frame callback for one delivery attempt, in the shape `SendContext.onFrame` expects. */
-  onFrameFor(backendId: string, attempt: number): (direction: 'out' | 'in', raw: Uint8Array) => void {
-    return (direction, raw) => this.record(backendId, direction, raw, attempt);
+  onFrameFor(backendId: string, attempt: number): NonNullable<SendContext['onFrame']> {
+    return (direction, raw, text) => this.record(backendId, direction, raw, attempt, text);
   }
 }

@@ -15,8 +15,11 @@ export interface SendContext {
   readonly signal: AbortSignal;
   /** Called (at most once per request) when a reply arrives after `signal` aborted while still listening. */
   onLateReply?: (raw: Uint8Array) => void;
-  /** Called for every frame the transport writes or reads, for the transcript. */
-  onFrame?: (direction: 'out' | 'in', raw: Uint8Array) => void;
+  /**
+   * Called for every frame the transport writes or reads, for the transcript; `text`, when
+   * given, is the exact UTF-8 decoding of `raw` that the transport already has.
+   */
+  onFrame?: (direction: 'out' | 'in', raw: Uint8Array, text?: string) => void;
 }
 
 /** A transport-level failure: its class, a stable code, and a detail for local diagnostics only. */

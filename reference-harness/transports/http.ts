@@ -137,7 +137,7 @@ export function createHttpTransport(options: HttpTransportOptions): BackendTrans
           }
         });
       });
-      ctx.onFrame?.('out', body);
+      ctx.onFrame?.('out', body, frame);
       req.end(body);
     });
 

@@ -79,7 +79,7 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
 
   const onItem = (s: Session, item: NdjsonItem) => {
     const inflight = s.inflight;
-    (inflight?.ctx ?? s.lastCtx)?.onFrame?.('in', item.bytes);
+    (inflight?.ctx ?? s.lastCtx)?.onFrame?.('in', item.bytes, item.kind === 'frame' ? item.text : undefined);
     if (inflight?.settle) {
       if (item.kind === 'frame') {
         settle(s, { ok: true, message: item.value, raw: item.bytes });
@@ -199,7 +199,7 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
         inflight.settle = undefined;
         resolve({ ok: false, failure: abortedFailure(cancel) });
       });
-      ctx.onFrame?.('out', line.subarray(0, line.length - 1));
+      ctx.onFrame?.('out', line.subarray(0, line.length - 1), frame);
     });
   };
 
