@@ -75,7 +75,10 @@ class Budget implements CallBudget {
   }
 
   ending(): Ending | undefined {
-    if (!this.cancellation.aborted && this.#clock.now() >= this.deadlineAt) this.#end('budget-expired');
+    // Without a budget there is no expiry to notice, and no reason to read the clock.
+    if (!this.cancellation.aborted && this.deadlineAt !== Infinity && this.#clock.now() >= this.deadlineAt) {
+      this.#end('budget-expired');
+    }
     const reason: unknown = this.cancellation.reason;
     return reason instanceof CallInterrupted ? reason.ending : undefined;
   }

@@ -44,6 +44,8 @@ export interface BackendProcess {
   exitWasOurs(): boolean;
   /** Writes bytes to stdin; resolves with the write error, if any. */
   write(data: string | Uint8Array): Promise<Error | undefined>;
+  /** Writes bytes to stdin without a promise (the request path); `onError` hears a failed write. */
+  send(data: string | Uint8Array, onError: (error: Error) => void): void;
   endStdin(): void;
   /** The last bytes the process wrote to stderr, decoded leniently. */
   stderrTail(): string;
@@ -185,6 +187,16 @@ export function spawnBackendProcess(options: SpawnOptions): BackendProcess {
           return;
         }
         stdin.write(data, (error) => resolve(error ?? undefined));
+      });
+    },
+    send(data, onError) {
+      const stdin = sub?.stdin;
+      if (!stdin || stdin.destroyed || stdin.writableEnded) {
+        onError(new Error('stdin is closed'));
+        return;
+      }
+      stdin.write(data, (error) => {
+        if (error) onError(error);
       });
     },
     endStdin() {

@@ -190,9 +190,8 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
       s.inflight = inflight;
       // One encoding serves the write and the transcript.
       const line = Buffer.from(`${frame}\n`, 'utf8');
-      void s.proc.write(line).then((error) => {
-        if (error)
-          retire(s, { code: 'stdio.write-failed', detail: `writing to stdin failed: ${error.message}` });
+      s.proc.send(line, (error) => {
+        retire(s, { code: 'stdio.write-failed', detail: `writing to stdin failed: ${error.message}` });
       });
       const detach = cancel.onAbort(() => {
         if (s.inflight !== inflight || !inflight.settle) return;
