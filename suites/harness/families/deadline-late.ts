@@ -22,40 +22,36 @@ import { settlesWithin } from './deadline-timing.js';
 const DEADLINE_MS = 5000;
 const LATE_BY_MS = 1000;
 const SECOND_CALL_DELAY_MS = 1500;
-const TRANSPORTS: readonly HarnessTransport[] = ['stdio-persistent', 'http'];
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
 
-/** The late-reply cases of the deadline family. */
-export function lateReplyCases(fixture: HarnessFixture, scale: number): HarnessCase[] {
-  const cases: HarnessCase[] = [];
-  for (const transport of TRANSPORTS) {
-    for (const policy of POLICIES) {
-      cases.push({
-        name: `AHPX-DL-002/transport:${transport}/policy:${policy}/late-reply-changes-nothing-then-or-later`,
-        requirements: ['AHPX-DL-002'],
-        transport,
-        policy,
-        deadline: Math.round(DEADLINE_MS * scale),
-        // A late deny: had the harness taken it, the first call would deny even under fail-open.
+/** The late-reply cases of `transport` (stdio-persistent or http), one per policy. */
+export function lateReplyCases(
+  fixture: HarnessFixture,
+  transport: Exclude<HarnessTransport, 'stdio-per_event'>,
+  scale: number,
+): HarnessCase[] {
+  return POLICIES.map((policy) => ({
+    name: `AHPX-DL-002/transport:${transport}/policy:${policy}/late-reply-changes-nothing-then-or-later`,
+    requirements: ['AHPX-DL-002'],
+    transport,
+    policy,
+    deadline: Math.round(DEADLINE_MS * scale),
+    // A late deny: had the harness taken it, the first call would deny even under fail-open.
+    behaviour: {
+      kind: 'delay',
+      ms: Math.round((DEADLINE_MS + LATE_BY_MS) * scale),
+      then: { kind: 'deny', reason: 'late deny' },
+    },
+    checks: [settlesWithin(fixture, 'the deadline', (_run, timeoutMs) => timeoutMs)],
+    then: [
+      {
         behaviour: {
           kind: 'delay',
-          ms: Math.round((DEADLINE_MS + LATE_BY_MS) * scale),
-          then: { kind: 'deny', reason: 'late deny' },
+          ms: Math.round(SECOND_CALL_DELAY_MS * scale),
+          then: { kind: 'respond', effects: [] },
         },
-        checks: [settlesWithin(fixture, 'the deadline', (_run, timeoutMs) => timeoutMs)],
-        then: [
-          {
-            behaviour: {
-              kind: 'delay',
-              ms: Math.round(SECOND_CALL_DELAY_MS * scale),
-              then: { kind: 'respond', effects: [] },
-            },
-          },
-          { behaviour: { kind: 'deny', reason: 'second deny' } },
-        ],
-      });
-    }
-  }
-
-  return cases;
+      },
+      { behaviour: { kind: 'deny', reason: 'second deny' } },
+    ],
+  }));
 }

@@ -1,7 +1,10 @@
 /**
  * AHP-FAIL-002 and the deadline clauses (AHPX-DL-*): `timeoutMs` is a positive integer, the
  * deadline is enforced whatever the backend does, a late reply changes nothing (for that call or
- * later ones: deadline-late.ts), and the deadline also covers connection setup.
+ * later ones: deadline-late.ts), and the deadline also covers connection setup. The stdio cases of
+ * the same clauses are in deadline-stdio.conformance.ts and deadline-late-stdio.conformance.ts:
+ * their deadlines are spent in full, and in one file they made it the run's longest by far
+ * (cases of a file run in order, files in parallel).
  */
 import { inject } from 'vitest';
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
@@ -12,18 +15,13 @@ import { harnessCases } from '../kit/define.js';
 import { useHarnessFixture } from '../kit/fixture.js';
 import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { caseRegistration } from '../kit/registration.js';
-import { HARNESS_TRANSPORTS } from '../kit/timing.js';
 import { lateReplyCases } from './deadline-late.js';
+import { slowBackendCases } from './deadline-slow.js';
 import { settlesWithin } from './deadline-timing.js';
 
 const fixture = useHarnessFixture();
 const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
-/**
- * A persistent backend is spawned by the first call, inside its deadline: the kit's short
- * deadline leaves a loaded machine no room for that, so the slow-backend cases give it more.
- */
-const PERSISTENT_SLOW_DEADLINE_MS = Math.round(1500 * scale);
 
 /** Values that are not a positive integer, each with the name its case carries. */
 const INVALID_TIMEOUTS: ReadonlyArray<[string, JsonValue]> = [
@@ -45,21 +43,7 @@ for (const [label, value] of INVALID_TIMEOUTS) {
   });
 }
 
-for (const transport of HARNESS_TRANSPORTS) {
-  for (const policy of POLICIES) {
-    // The reply is held past the deadline: the deadline decides, by the policy, in time.
-    cases.push({
-      name: `AHP-FAIL-002/transport:${transport}/policy:${policy}/slow-backend-settles-by-the-deadline`,
-      requirements: ['AHP-FAIL-002'],
-      transport,
-      policy,
-      behaviour: { kind: 'deny', reason: 'late deny' },
-      late: true,
-      ...(transport === 'stdio-persistent' ? { deadline: PERSISTENT_SLOW_DEADLINE_MS } : {}),
-      checks: [settlesWithin(fixture, 'the deadline', (_run, timeoutMs) => timeoutMs)],
-    });
-  }
-}
+cases.push(...slowBackendCases(fixture, 'http', scale));
 
 for (const policy of POLICIES) {
   // The HTTP mock accepts the connection and reads the request, then never answers.
@@ -73,7 +57,7 @@ for (const policy of POLICIES) {
   });
 }
 
-harnessCases(fixture, [...cases, ...lateReplyCases(fixture, scale)]);
+harnessCases(fixture, [...cases, ...lateReplyCases(fixture, 'http', scale)]);
 
 /** Boundary values a harness SHOULD accept (AHPX-DL-003). */
 for (const timeoutMs of [100, 30_000]) {
