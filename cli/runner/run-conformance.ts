@@ -1,8 +1,8 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
-import { startVitest } from 'vitest/node';
-import type { TestCase } from 'vitest/node';
+import { BaseSequencer, startVitest } from 'vitest/node';
+import type { TestCase, TestSpecification } from 'vitest/node';
 import { UNTESTED_PREFIX, type CaseMeta } from '../../suites/kit/case-meta.js';
 import type { CaseResult } from './case-result.js';
 
@@ -66,6 +66,34 @@ function toResult(testCase: TestCase): CaseResult {
   };
 }
 
+/**
+ * Longest file first, by the duration vitest cached for each file's last full run; a file it has
+ * no duration for (new, renamed) before all others, since it may be long. Files run in parallel
+ * and the cases of a file in order, so the longest files decide when a run ends: started last,
+ * one runs alone while the other workers idle. vitest's own order puts files that failed last
+ * time first and files without a duration by size, which started a new 14 s file last.
+ */
+export class LongestFirstSequencer extends BaseSequencer {
+  override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root;
+    const duration = (spec: TestSpecification) =>
+      this.ctx.cache.getFileTestResults(`${spec.project.name}:${relative(root, spec.moduleId)}`)?.duration ??
+      Number.POSITIVE_INFINITY;
+    return Promise.resolve(sortLongestFirst(files, duration));
+  }
+}
+
+/** `files` by `duration` descending (unknown = Infinity first), ties by module id, for a stable order. */
+export function sortLongestFirst<T extends { moduleId: string }>(
+  files: readonly T[],
+  duration: (file: T) => number,
+): T[] {
+  return files
+    .map((file) => ({ file, ms: duration(file) }))
+    .sort((a, b) => (a.ms === b.ms ? (a.file.moduleId < b.file.moduleId ? -1 : 1) : a.ms > b.ms ? -1 : 1))
+    .map(({ file }) => file);
+}
+
 /** Runs conformance files through vitest's Node API and returns one result per case. */
 export async function runConformance(options: ConformanceRunOptions): Promise<ConformanceRun> {
   const seen = new Map<string, CaseResult>();
@@ -85,7 +113,12 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Co
       // each time. The suites keep no state at module level, and a fixture per file holds the
       // driver and the mocks, so files do not see each other.
       isolate: false,
-      ...(options.testNamePattern !== undefined ? { testNamePattern: options.testNamePattern } : {}),
+      sequence: { sequencer: LongestFirstSequencer },
+      // A run of some cases only would record short durations for whole files and so misorder the
+      // next full run: only full runs read and write the durations.
+      ...(options.testNamePattern !== undefined
+        ? { testNamePattern: options.testNamePattern, cache: false }
+        : {}),
       ...(options.maxWorkers !== undefined ? { maxWorkers: options.maxWorkers } : {}),
       reporters: [
         {
