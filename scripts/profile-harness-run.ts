@@ -3,6 +3,8 @@
 // case durations, and when (seconds after the run started) its first and last case finished, so an
 // idle worker or a long tail file shows up. Informational, not a test.
 // Usage: npx tsx scripts/profile-harness-run.ts [--max-workers N (default: the CLI's)] [--top N]
+//   [--json <file>: every case's file, name, duration and finish time] [--file <glob>: only these files]
+import { writeFileSync } from 'node:fs';
 import {
   HARNESS_MAX_WORKERS,
   harnessPlan,
@@ -32,6 +34,7 @@ function flag(argv: readonly string[], name: string): number | undefined {
 async function main(argv: readonly string[]): Promise<number> {
   const maxWorkers = flag(argv, '--max-workers') ?? HARNESS_MAX_WORKERS;
   const top = flag(argv, '--top') ?? 15;
+  const fileGlob = argv.includes('--file') ? argv[argv.indexOf('--file') + 1] : undefined;
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const io = { env: process.env, cwd: process.cwd() };
@@ -44,7 +47,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const files = new Map<string, FileFigures>();
   const done: { at: number; result: CaseResult }[] = [];
   const run = await runConformance({
-    include: plan.include,
+    include: fileGlob === undefined ? plan.include : [fileGlob],
     provide: plan.provide,
     maxWorkers,
     onCase: (result) => {
@@ -78,6 +81,17 @@ async function main(argv: readonly string[]): Promise<number> {
     .sort((a, b) => b.result.durationMs - a.result.durationMs)
     .slice(0, top)) {
     out(`  ${(result.durationMs / 1000).toFixed(2).padStart(6)} s (done at ${at.toFixed(1)}) ${result.name}`);
+  }
+  const json = argv.indexOf('--json');
+  if (json >= 0 && argv[json + 1] !== undefined) {
+    const rows = done.map(({ at, result }) => ({
+      file: result.file,
+      name: result.name,
+      status: result.status,
+      durationMs: result.durationMs,
+      doneS: Number(at.toFixed(2)),
+    }));
+    writeFileSync(argv[json + 1] as string, `${JSON.stringify(rows, null, 1)}\n`);
   }
   return failed.length === 0 && run.runErrors.length === 0 ? 0 : 1;
 }
