@@ -2,6 +2,7 @@
 // the same backend programs: persistent stdio (target <= 1.2x) and keep-alive HTTP (<= 1.3x).
 // Usage: npx tsx scripts/bench-harness.ts [--stdio N] [--http N] [--warmup N] [--block N]
 // Informational, not a test: it prints a table and exits 0 unless the setup itself fails.
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createHarness, type Harness, type InvokeInput } from '../reference-harness/index.js';
 import { rawHttpClient, rawStdioClient, startServerProcess, type RawClient } from './lib/bench-raw.js';
@@ -157,6 +158,19 @@ function table(rows: Array<{ name: string; pair: Pair; target: number }>): strin
   return lines;
 }
 
+/**
+ * The targets are for a quiet machine: with more runnable processes than cores, every extra
+ * microsecond of CPU a variant spends raises its odds of being descheduled mid-trip, so a loaded
+ * run overstates the ratio. Say so next to the figures.
+ */
+function loadNote(atStart: number): string {
+  const cores = availableParallelism();
+  const load = `load average ${atStart.toFixed(2)} at start, ${(loadavg()[0] ?? 0).toFixed(2)} at end, ${cores} cores`;
+  return Math.max(atStart, loadavg()[0] ?? 0) > cores
+    ? `${load}: the machine was busy, so these ratios overstate the overhead; rerun on a quiet machine.`
+    : load;
+}
+
 /** Runs the benchmark; resolves with the exit code. */
 export async function runBench(io: BenchIo): Promise<number> {
   let options: BenchOptions;
@@ -166,6 +180,7 @@ export async function runBench(io: BenchIo): Promise<number> {
     io.stderr((error as Error).message);
     return 2;
   }
+  const loadAtStart = loadavg()[0] ?? 0;
   const server = await startServerProcess(HTTP_ECHO, SERVER_READY_MS);
   const stdioHarness = createHarness({
     registration: registrationFor({
@@ -188,6 +203,7 @@ export async function runBench(io: BenchIo): Promise<number> {
       { name: 'http', pair: httpPair, target: TARGETS.http },
     ]))
       io.stdout(line);
+    io.stdout(loadNote(loadAtStart));
     return 0;
   } finally {
     await Promise.allSettled([stdioHarness.close(), httpHarness.close(), stdioRaw.close(), httpRaw.close()]);
