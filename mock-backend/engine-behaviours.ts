@@ -181,7 +181,10 @@ function body(ctx: PlanContext, at: number, chunks: Array<[number, Uint8Array]>)
     last = Math.max(last, at + delay);
     out.push({ type: 'write', afterMs: at + delay, bytes });
   }
-  out.sort((a, b) => a.afterMs - b.afterMs);
+  // Chunks come in offset order unless a scenario listed them otherwise (raw chunks may).
+  if (chunks.some(([delay], i) => i > 0 && delay < (chunks[i - 1] as [number, Uint8Array])[0])) {
+    out.sort((a, b) => a.afterMs - b.afterMs);
+  }
   out.push({ type: 'end', afterMs: last });
   return out;
 }

@@ -26,7 +26,7 @@ import { encodeBytes, recordAction } from './recording.js';
 export function initialState(scenario: Scenario): EngineState {
   return {
     deliveries: 0,
-    attempts: {},
+    attempts: new Map(),
     fired: scenario.rules.map(() => 0),
     prng: prngState(scenario.seed ?? 0),
   };
@@ -62,8 +62,8 @@ function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame
   let attempt = 1;
   if (frame.kind !== 'unparseable' && frame.method !== undefined && frame.eventId !== undefined) {
     const key = attemptKey(frame.method, frame.eventId);
-    attempt = (attempts[key] ?? 0) + 1;
-    attempts[key] = attempt;
+    attempt = (attempts.get(key) ?? 0) + 1;
+    attempts.set(key, attempt);
   }
   const violations: FrameViolation[] = frame.violations;
   const fired = scenario.rules.map((_, i) => state.fired[i] ?? 0);

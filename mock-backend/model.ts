@@ -251,12 +251,15 @@ export type Action =
 export type RecordedAction =
   Exclude<Action, { type: 'write' }> | { type: 'write'; afterMs: number; bytes: Bytes };
 
-/** Engine state between frames; plain JSON. */
+/** Engine state between frames; plain data (`structuredClone` copies it). */
 export interface EngineState {
   /** Inbound frames seen so far. */
   deliveries: number;
-  /** Deliveries seen per method and event id (key `"<method> <event id>"`, see `attemptKey`). */
-  attempts: Record<string, number>;
+  /**
+   * Deliveries seen per method and event id (key `"<method> <event id>"`, see `attemptKey`). A Map:
+   * an object keyed by a fresh string per event paid for interning every key, per frame.
+   */
+  attempts: Map<string, number>;
   /** Times each rule fired, by rule index. */
   fired: number[];
   /** PRNG state (uint32) for `probability`. */
