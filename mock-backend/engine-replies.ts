@@ -75,6 +75,7 @@ export function replyText(ctx: ReplyContext, b: ReplyKind): string {
   const id = ctx.replyId;
   switch (b.kind) {
     case 'respond':
+      if (isPlainRespond(b)) return plainSuccessText(ctx);
       return JSON.stringify({ jsonrpc: '2.0', id, result: successResult(ctx, b) });
     case 'deny': {
       const deny: JsonObject = { type: 'deny', reason: b.reason ?? DEFAULT_DENY_REASON };
@@ -97,6 +98,25 @@ export function replyText(ctx: ReplyContext, b: ReplyKind): string {
         `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"protocolVersion":"${ctx.protocolVersion}","effects":[`
       );
   }
+}
+
+function isPlainRespond(b: Extract<Behaviour, { kind: 'respond' }>): boolean {
+  return (
+    b.effects === undefined &&
+    b.protocolVersion === undefined &&
+    b.omit === undefined &&
+    b.extensions === undefined
+  );
+}
+
+/**
+ * The default `[]` success, byte for byte what JSON.stringify makes of it, built without the
+ * nested objects (it is the reply of almost every frame; engine-replies.test.ts pins the bytes).
+ */
+export function plainSuccessText(ctx: ReplyContext): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(ctx.replyId)},"result":{"protocolVersion":${JSON.stringify(
+    ctx.protocolVersion,
+  )},"effects":[]}}`;
 }
 
 function notJsonRpc(

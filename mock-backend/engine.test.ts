@@ -93,7 +93,7 @@ describe('engine step: records', () => {
     const t0 = performance.now();
     for (const f of frames) state = step(scenario, state, f).state;
     expect(performance.now() - t0).toBeLessThan(LINEAR_BOUND_MS);
-    expect(state.attempts.size).toBe(5000);
+    expect(state.attempts.get('hooks/intercept')?.size).toBe(5000);
   });
 });
 

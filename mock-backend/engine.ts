@@ -32,11 +32,6 @@ export function initialState(scenario: Scenario): EngineState {
   };
 }
 
-/** The key attempts are counted under: retries reuse method and event id; an observe of the same event does not count. */
-export function attemptKey(method: string, eventId: string): string {
-  return `${method} ${eventId}`;
-}
-
 /** Interprets one inbound frame. Never throws: anything unexpected becomes an `engine-error` violation. */
 export const step: StepFn = (scenario, state, inbound) => {
   try {
@@ -60,10 +55,12 @@ function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame
   // (20k distinct events took minutes). Shells thread state linearly; see StepFn.
   const attempts = state.attempts;
   let attempt = 1;
+  // Counted per method and event id: retries reuse both; an observe of the same event does not count.
   if (frame.kind !== 'unparseable' && frame.method !== undefined && frame.eventId !== undefined) {
-    const key = attemptKey(frame.method, frame.eventId);
-    attempt = (attempts.get(key) ?? 0) + 1;
-    attempts.set(key, attempt);
+    let perEvent = attempts.get(frame.method);
+    if (perEvent === undefined) attempts.set(frame.method, (perEvent = new Map()));
+    attempt = (perEvent.get(frame.eventId) ?? 0) + 1;
+    perEvent.set(frame.eventId, attempt);
   }
   const violations: FrameViolation[] = frame.violations;
   const fired = scenario.rules.map((_, i) => state.fired[i] ?? 0);

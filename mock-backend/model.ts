@@ -256,10 +256,10 @@ export interface EngineState {
   /** Inbound frames seen so far. */
   deliveries: number;
   /**
-   * Deliveries seen per method and event id (key `"<method> <event id>"`, see `attemptKey`). A Map:
-   * an object keyed by a fresh string per event paid for interning every key, per frame.
+   * Deliveries seen per method, then per event id. Maps keyed by the parsed strings themselves: an
+   * object keyed by a joined `"<method> <event id>"` paid for building and interning a key per frame.
    */
-  attempts: Map<string, number>;
+  attempts: Map<string, Map<string, number>>;
   /** Times each rule fired, by rule index. */
   fired: number[];
   /** PRNG state (uint32) for `probability`. */
