@@ -25,16 +25,28 @@ const RETRIES = 3;
 const FAIL_FAST: Behaviour = { kind: 'rpc-error', code: -32603, message: 'temporarily unavailable' };
 
 /**
- * The deadline-bound cases: every attempt but the last fails after SLOW_FAILURE_MS, so the
- * original deadline (under RETRIES slow attempts long) ends the sequence; a harness that gives each
- * retry a fresh deadline reaches the final attempt, a deny, after the original deadline.
+ * The deadline-bound cases: every attempt but the last fails after a slow failure, and RETRIES slow
+ * failures alone outlast the original deadline, so the deadline ends the sequence whatever a
+ * process start costs; a harness that gives each retry a fresh deadline reaches the final attempt,
+ * a deny, after the original deadline. Per_event deadlines leave room for process starts, so their
+ * failures are slower: at 400 ms, three fast starts (the stdio mock boots in ~150 ms) let the
+ * final deny in before a 2000 ms deadline, and the case failed a conforming harness.
  */
-const SLOW_FAILURE_MS = 400;
+const SLOW_FAILURE_MS: Readonly<Record<HarnessTransport, number>> = {
+  'stdio-persistent': 400,
+  'stdio-per_event': 800,
+  http: 400,
+};
 const BOUNDED_DEADLINE_MS: Readonly<Record<HarnessTransport, number>> = {
   'stdio-persistent': 1000,
   'stdio-per_event': 2000,
   http: 1000,
 };
+for (const transport of HARNESS_TRANSPORTS) {
+  if (RETRIES * SLOW_FAILURE_MS[transport] <= BOUNDED_DEADLINE_MS[transport]) {
+    throw new Error(`retry.conformance: ${transport} slow failures must outlast the bounded deadline`);
+  }
+}
 
 const cases: HarnessCase[] = [];
 for (const transport of HARNESS_TRANSPORTS) {
@@ -91,7 +103,7 @@ for (const transport of HARNESS_TRANSPORTS) {
     const deadline = Math.round(BOUNDED_DEADLINE_MS[transport] * scale);
     const slowFailure: Behaviour = {
       kind: 'delay',
-      ms: Math.round(SLOW_FAILURE_MS * scale),
+      ms: Math.round(SLOW_FAILURE_MS[transport] * scale),
       then: FAIL_FAST,
     };
     cases.push({
