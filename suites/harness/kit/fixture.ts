@@ -76,16 +76,27 @@ export function useHarnessFixture(options: FixtureOptions = {}): HarnessFixture 
   beforeAll(async () => {
     const { target, settings } = providedTarget();
     const token = target.token ?? randomBytes(18).toString('base64url');
-    mocks = await startSuiteMocks();
-    const started = await startDriver(
-      target.command,
-      { protocolVersion: settings.protocolVersion, suiteVersion: SUITE_VERSION },
-      {
-        timeoutScale: settings.timeoutScale,
-        env: driverEnv(target, token),
-        ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
-      },
-    );
+    // The mocks and the driver start side by side: each is a process start or an esbuild build
+    // (hundreds of ms, seconds under load), and every file pays them before its first case.
+    const [mocked, launched] = await Promise.allSettled([
+      startSuiteMocks(),
+      startDriver(
+        target.command,
+        { protocolVersion: settings.protocolVersion, suiteVersion: SUITE_VERSION },
+        {
+          timeoutScale: settings.timeoutScale,
+          env: driverEnv(target, token),
+          ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+        },
+      ),
+    ]);
+    if (mocked.status === 'fulfilled') mocks = mocked.value;
+    if (launched.status === 'rejected') throw launched.reason;
+    const started = launched.value;
+    if (mocked.status === 'rejected') {
+      await started.client.dispose();
+      throw mocked.reason;
+    }
     client = started.client;
     state = {
       target,
@@ -93,7 +104,7 @@ export function useHarnessFixture(options: FixtureOptions = {}): HarnessFixture 
       margins: scaledMargins(settings.timeoutScale),
       client,
       info: started.info,
-      mocks,
+      mocks: mocked.value,
       token,
       prefix: randomBytes(4).toString('hex'),
       counter: 0,
