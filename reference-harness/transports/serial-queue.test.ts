@@ -44,4 +44,21 @@ describe('SerialQueue', () => {
     expect(await waiting).toBeUndefined();
     expect(await q.acquire(live())).toBeUndefined();
   });
+
+  it('tryAcquire takes a free lock at once and never jumps a holder or a closed queue', async () => {
+    const q = new SerialQueue();
+    const first = q.tryAcquire();
+    expect(first).toBeTypeOf('function');
+    expect(q.tryAcquire()).toBeUndefined();
+    const queued = q.acquire(live());
+    first?.();
+    // The waiter got the lock on release, so it is still not free.
+    expect(q.tryAcquire()).toBeUndefined();
+    (await queued)?.();
+    const again = q.tryAcquire();
+    expect(again).toBeTypeOf('function');
+    again?.();
+    q.close();
+    expect(q.tryAcquire()).toBeUndefined();
+  });
 });

@@ -9,6 +9,13 @@ export class SerialQueue {
   private waiters: Array<{ admit: (release: () => void) => void; cancel: () => void }> = [];
   private closed = false;
 
+  /** Takes the lock at once when it is free (the usual case: no promise, no wait); undefined otherwise. */
+  tryAcquire(): (() => void) | undefined {
+    if (this.closed || this.busy) return undefined;
+    this.busy = true;
+    return this.releaser();
+  }
+
   /** Resolves with a release function, or undefined if `signal` aborted or the queue closed first. */
   acquire(cancel: AbortSignal | CancelView): Promise<(() => void) | undefined> {
     if (this.closed || cancel.aborted) return Promise.resolve(undefined);

@@ -205,7 +205,7 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
   /** Runs `run` holding the one-request-at-a-time lock; results are built only when needed. */
   const guarded = async <T>(cancel: CancelView, closedResult: () => T, run: () => Promise<T>): Promise<T> => {
     if (closing) return closedResult();
-    const release = await queue.acquire(cancel);
+    const release = queue.tryAcquire() ?? (await queue.acquire(cancel));
     if (!release) return closing ? closedResult() : ({ ok: false, failure: abortedFailure(cancel) } as T);
     try {
       return await run();
