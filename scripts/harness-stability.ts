@@ -1,0 +1,134 @@
+// Stability check for the main job: runs the full harness suite N times in a row while K busy
+// loops load the cores, then compares every case's verdict across runs. A case whose verdict is
+// not the same in every run is flaky; the script exits 1 if any case is flaky or failed.
+// Usage: npx tsx scripts/harness-stability.ts [--runs N] [--load K] [-- <extra harness options>]
+//   --runs: full runs (default 10); --load: busy-loop processes (default: one per core).
+// A benchmark-like script, not a test: it takes minutes.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const CLI = fileURLToPath(new URL('../bin/ahp-conformance.mjs', import.meta.url));
+
+interface Options {
+  runs: number;
+  load: number;
+  extra: string[];
+}
+
+interface RunOutcome {
+  exitCode: number | null;
+  wallMs: number;
+  /** Case name -> status, from the run's JSON report. */
+  verdicts: Map<string, string>;
+}
+
+function parseArgs(argv: readonly string[]): Options {
+  const dash = argv.indexOf('--');
+  const own = dash === -1 ? argv : argv.slice(0, dash);
+  const options: Options = {
+    runs: 10,
+    load: availableParallelism(),
+    extra: dash === -1 ? [] : argv.slice(dash + 1),
+  };
+  for (let i = 0; i < own.length; i += 2) {
+    const key = own[i];
+    const value = Number(own[i + 1]);
+    if ((key !== '--runs' && key !== '--load') || !Number.isSafeInteger(value) || value < 0) {
+      throw new Error(
+        `Unknown option or bad value near "${key ?? ''}"; use --runs N, --load K, then -- <harness options>.`,
+      );
+    }
+    if (key === '--runs') options.runs = Math.max(1, value);
+    else options.load = value;
+  }
+  return options;
+}
+
+/** One process spinning on a core; the OS spreads K of them over the cores. */
+function busyLoop(): ChildProcess {
+  return spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+}
+
+function runOnce(outputDir: string, extra: readonly string[]): Promise<RunOutcome> {
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [CLI, 'harness', '--reporter', 'json', '--output-dir', outputDir, ...extra],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  return new Promise((resolve) => {
+    child.on('exit', (code) => {
+      const verdicts = new Map<string, string>();
+      try {
+        const report = JSON.parse(readFileSync(join(outputDir, 'report.json'), 'utf8')) as {
+          requirements: Array<{ cases: Array<{ name: string; status: string }> }>;
+        };
+        for (const requirement of report.requirements)
+          for (const c of requirement.cases) verdicts.set(c.name, c.status);
+      } catch {
+        // No report: the run is judged by its exit code alone.
+      }
+      resolve({ exitCode: code, wallMs: performance.now() - started, verdicts });
+    });
+  });
+}
+
+/** Case names whose verdict differs between runs, or that are missing from some run. */
+function unstableCases(runs: readonly RunOutcome[]): string[] {
+  const names = new Set(runs.flatMap((r) => [...r.verdicts.keys()]));
+  return [...names].filter((name) => new Set(runs.map((r) => r.verdicts.get(name) ?? 'missing')).size > 1);
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let options: Options;
+  try {
+    options = parseArgs(argv);
+  } catch (error) {
+    console.error((error as Error).message);
+    return 2;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'ahp-stability-'));
+  const loops = Array.from({ length: options.load }, busyLoop);
+  const outcomes: RunOutcome[] = [];
+  try {
+    console.log(
+      `${options.runs} full runs with ${options.load} busy loop(s) on ${availableParallelism()} cores`,
+    );
+    for (let i = 0; i < options.runs; i++) {
+      const outcome = await runOnce(join(dir, `run-${i + 1}`), options.extra);
+      outcomes.push(outcome);
+      const failed = [...outcome.verdicts.values()].filter((s) => s === 'fail').length;
+      console.log(
+        `run ${i + 1}: exit ${outcome.exitCode}, ${outcome.verdicts.size} cases, ${failed} failed, ` +
+          `${(outcome.wallMs / 1000).toFixed(1)} s, load ${(loadavg()[0] ?? 0).toFixed(2)}`,
+      );
+    }
+  } finally {
+    for (const loop of loops) loop.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const unstable = unstableCases(outcomes);
+  const exits = new Set(outcomes.map((o) => o.exitCode));
+  for (const name of unstable) {
+    console.log(`FLAKY ${name}: ${outcomes.map((o) => o.verdicts.get(name) ?? 'missing').join(', ')}`);
+  }
+  const stable = unstable.length === 0 && exits.size === 1 && exits.has(0);
+  console.log(
+    stable ? 'Stable: every case had the same verdict in every run, and every run exited 0.' : 'NOT stable.',
+  );
+  return stable ? 0 : 1;
+}
+
+const entry = process.argv[1];
+if (entry !== undefined && import.meta.url === pathToFileURL(entry).href) {
+  main(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : String(error));
+      process.exitCode = 1;
+    },
+  );
+}
