@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../protocol/clock.js';
-import type { BackendRegistration } from '../protocol/registration.js';
+import type {
+  BackendRegistration,
+  InterceptSubscription,
+  ObserveSubscription,
+} from '../protocol/registration.js';
 import { PROTOCOL_VERSION, type ToolBeforeEvent } from '../protocol/wire-types.js';
 import { buildCapabilities } from './advertised-effects.js';
 import type { AuditRecord } from './audit.js';
@@ -8,7 +12,7 @@ import { startCallBudget, type CallBudget } from './budget.js';
 import { Cancellation } from './cancellation.js';
 import { runChain } from './chain.js';
 import type { DeliveryDeps } from './delivery.js';
-import { planDispatch, type DispatchPlan } from './dispatch.js';
+import { planDispatch, type DispatchPlan, type Planned } from './dispatch.js';
 import { HarnessClosedError, HarnessConfigError, HarnessInputError } from './errors.js';
 import { buildToolBeforeEvent, type InvokeInput } from './event.js';
 import type { Ending } from './interruption.js';
@@ -132,15 +136,15 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
       capabilities,
       deps,
     );
-    const targets: ObserveTarget[] = [
-      ...plan.observers.map((planned) => ({ planned, boundaryCopy: false })),
-      ...settlement.uncalled.map((planned) => ({ planned, boundaryCopy: true })),
-    ];
+    const targets = observeTargets(plan.observers, settlement.uncalled);
     // Interruption starts no observations; otherwise the call owns them until each ends or is bounded.
+    // Most calls have no observers: they settle without waiting for an empty delivery.
     const observed =
-      settlement.ending !== undefined
-        ? skippedObservations(targets, clock.now(), `not started: the call ended (${settlement.ending})`)
-        : await deliverObservations(targets, settlement.state.event, resolved.observerBoundMs, deps);
+      targets.length === 0
+        ? []
+        : settlement.ending !== undefined
+          ? skippedObservations(targets, clock.now(), `not started: the call ended (${settlement.ending})`)
+          : await deliverObservations(targets, settlement.state.event, resolved.observerBoundMs, deps);
     const result: InvokeResult = {
       decision: settlement.decision,
       synthetic: settlement.synthetic,
@@ -149,7 +153,7 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
       messages: settlement.state.messages,
       event,
       effectiveEvent: settlement.state.event,
-      audit: [...settlement.records, ...observed],
+      audit: observed.length === 0 ? settlement.records : [...settlement.records, ...observed],
       transcript: transcript.entries,
     };
     if (settlement.reason !== undefined) result.reason = settlement.reason;
@@ -216,6 +220,18 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
       return owned.flatMap((t) => t.livePids());
     },
   };
+}
+
+/** The observers of the event, then the interceptors a short-circuit left uncalled (boundary copies). */
+function observeTargets(
+  observers: readonly Planned<ObserveSubscription>[],
+  uncalled: readonly Planned<InterceptSubscription>[],
+): ObserveTarget[] {
+  if (observers.length === 0 && uncalled.length === 0) return [];
+  return [
+    ...observers.map((planned) => ({ planned, boundaryCopy: false })),
+    ...uncalled.map((planned) => ({ planned, boundaryCopy: true })),
+  ];
 }
 
 function buildOwned(
