@@ -132,11 +132,11 @@ function checkTool(tool: JsonObject, path: string, push: Push): void {
   if (tool.origin !== 'native' && tool.origin !== 'mcp')
     push(childPath(path, 'origin'), 'origin must be native or mcp');
   if ('kind' in tool && typeof tool.kind !== 'string') push(childPath(path, 'kind'), 'kind must be a string');
-  const mcpPath = childPath(path, 'mcp');
   if (tool.origin === 'mcp') {
+    const mcpPath = childPath(path, 'mcp');
     if (!('mcp' in tool)) push(mcpPath, 'mcp is required when origin is mcp');
     else checkMcp(tool.mcp as JsonValue, mcpPath, push);
-  } else if ('mcp' in tool) push(mcpPath, 'mcp is forbidden unless origin is mcp');
+  } else if ('mcp' in tool) push(childPath(path, 'mcp'), 'mcp is forbidden unless origin is mcp');
 }
 
 function checkMcp(mcp: JsonValue, path: string, push: Push): void {
