@@ -6,6 +6,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../protocol/json.
 import { checkRequestEnvelope } from '../protocol/jsonrpc.js';
 import { DEFAULT_MAX_FRAME_BYTES, decodeLine } from '../protocol/ndjson.js';
 import { INTERCEPT_METHOD, OBSERVE_METHOD } from '../protocol/wire-types.js';
+import { strictUtf8 } from './recording.js';
 import type { FramingFault, InboundKind, ViolationCode } from './model.js';
 
 /** A violation before it is stamped with delivery and transport. */
@@ -33,7 +34,7 @@ export interface DecodedFrame {
 }
 
 // One fatal decoder for every frame: constructing one per frame cost more than the decoding.
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const utf8 = strictUtf8;
 
 /** Decodes one frame's bytes, given the shell's framing fault if any. Never throws. */
 export function decodeFrame(bytes: Uint8Array, fault?: FramingFault): DecodedFrame {

@@ -78,11 +78,25 @@ export async function startHttpShell(
   return listenOnLoopback(server, options);
 }
 
-/** Request metadata with lower-cased header names (node already lower-cases and joins them). */
+/**
+ * Request metadata with lower-cased header names. Node already lower-cases names and joins
+ * repeated headers into one string (all but set-cookie), so its own map is handed on as is (the
+ * engine copies what it records) unless a value is still a list.
+ */
 function httpMeta(req: IncomingMessage): HttpMeta {
+  const method = req.method ?? 'POST';
+  const path = req.url ?? '/';
+  const given = req.headers;
+  for (const name in given) {
+    if (typeof given[name] !== 'string') return { method, path, headers: joined(given) };
+  }
+  return { method, path, headers: given as Record<string, string> };
+}
+
+function joined(given: IncomingMessage['headers']): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
+  for (const [name, value] of Object.entries(given)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  return { method: req.method ?? 'POST', path: req.url ?? '/', headers };
+  return headers;
 }
