@@ -46,6 +46,51 @@ function connectionFailure(error: NodeJS.ErrnoException): TransportFailure {
   return transportFailure('http.connection-failed', `connection failed (${code}: ${error.message})`);
 }
 
+function noDetach(): void {}
+
+function closedFailure(): TransportFailure {
+  return transportFailure('http.closed', 'the transport was closed');
+}
+
+/**
+ * One POST in flight: it settles once, on a response, an error, the deadline or `close`. A class,
+ * so that a request makes no named closures (this runs on every call).
+ */
+class PendingPost {
+  settled = false;
+  /** Detaches the cancellation listener; set right after construction. */
+  detach: () => void = noDetach;
+  readonly #req: http.ClientRequest;
+  readonly #resolve: (posted: Posted) => void;
+  readonly #active: Set<PendingPost>;
+
+  constructor(req: http.ClientRequest, resolve: (posted: Posted) => void, active: Set<PendingPost>) {
+    this.#req = req;
+    this.#resolve = resolve;
+    this.#active = active;
+    active.add(this);
+  }
+
+  finish(result: Posted): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.detach();
+    this.#active.delete(this);
+    this.#resolve(result);
+  }
+
+  /** `finish` as a plain function, for the request's event handlers. */
+  finisher(): (result: Posted) => void {
+    return (result) => this.finish(result);
+  }
+
+  /** The transport is closing: end this request without a reply. */
+  close(): void {
+    this.finish({ kind: 'failed', failure: closedFailure() });
+    this.#req.destroy();
+  }
+}
+
 /**
  * POSTs each frame to the exact URL with node:http(s) and a keep-alive agent (not fetch: slower
  * here). Redirects are never followed. A 401 gets one refreshed token when the source can refresh.
@@ -57,9 +102,8 @@ export function createHttpTransport(options: HttpTransportOptions): BackendTrans
     ? new https.Agent({ ...options.agentOptions, keepAlive: true })
     : new http.Agent({ keepAlive: true });
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const active = new Set<() => void>();
+  const active = new Set<PendingPost>();
   let closed = false;
-  const closedFailure = () => transportFailure('http.closed', 'the transport was closed');
 
   /** One POST; `wantBody` says, once the status is known, whether the body matters. */
   const post = (
@@ -70,32 +114,20 @@ export function createHttpTransport(options: HttpTransportOptions): BackendTrans
     wantBody: (status: number, headers: IncomingHttpHeaders) => boolean,
   ): Promise<Posted> =>
     new Promise<Posted>((resolve) => {
-      let settled = false;
       const body = encoder.encode(frame);
-      const finish = (result: Posted) => {
-        if (settled) return;
-        settled = true;
-        detach();
-        active.delete(onClose);
-        resolve(result);
-      };
       const headers: http.OutgoingHttpHeaders = {
         'content-type': 'application/json',
         accept: 'application/json',
         'content-length': body.length,
-        ...(authorization === undefined ? {} : { authorization }),
       };
+      if (authorization !== undefined) headers.authorization = authorization;
       const req = (secure ? https : http).request(url, { method: 'POST', agent, headers });
-
-      const onClose = () => {
-        finish({ kind: 'failed', failure: closedFailure() });
-        req.destroy();
-      };
-      const detach = cancel.onAbort(() => {
-        finish({ kind: 'failed', failure: abortedFailure(cancel) });
+      const pending = new PendingPost(req, resolve, active);
+      pending.detach = cancel.onAbort(() => {
+        pending.finish({ kind: 'failed', failure: abortedFailure(cancel) });
         req.destroy();
       });
-      active.add(onClose);
+      const finish = pending.finisher();
       req.on('error', (error) => finish({ kind: 'failed', failure: connectionFailure(error) }));
       req.on('response', (res) => {
         const status = res.statusCode ?? 0;
@@ -117,8 +149,10 @@ export function createHttpTransport(options: HttpTransportOptions): BackendTrans
           chunks.push(chunk);
         });
         res.on('end', () => {
-          const raw = new Uint8Array(Buffer.concat(chunks));
-          if (settled) {
+          const raw = new Uint8Array(
+            chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
+          );
+          if (pending.settled) {
             // The body completed although the deadline already settled this exchange.
             if (size <= maxBody && cancel.aborted) ctx.onLateReply?.(raw);
             return;
@@ -231,7 +265,7 @@ export function createHttpTransport(options: HttpTransportOptions): BackendTrans
     close() {
       if (!closed) {
         closed = true;
-        for (const abort of [...active]) abort();
+        for (const pending of [...active]) pending.close();
         agent.destroy();
       }
       return Promise.resolve();
