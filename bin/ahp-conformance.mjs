@@ -1,7 +1,17 @@
 #!/usr/bin/env node
-// The bin is a few lines: load TypeScript through tsx, then hand the real process to run(io).
-import { register } from 'tsx/esm/api';
+// The bin is a few lines: run the CLI's esbuild bundle in dist/ when it matches the sources (a
+// plain Node start; loading the CLI's module graph through tsx cost seconds of CPU per command),
+// otherwise load the TypeScript through tsx; either way main() takes the process. A stale bundle
+// is rebuilt by `npm run build`, before tests and by `harness` (cli/bundles.ts).
+import { fileURLToPath } from 'node:url';
+import { bundleIsFresh } from './bundle-freshness.mjs';
 
-register();
-const { main } = await import('../cli/main.ts');
+let main;
+if (bundleIsFresh(fileURLToPath(new URL('..', import.meta.url)), 'cli.mjs')) {
+  ({ main } = await import('../dist/cli.mjs'));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../cli/main.ts'));
+}
 await main();

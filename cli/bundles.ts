@@ -1,12 +1,16 @@
-import { build, type Metafile } from 'esbuild';
-import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Loader, Plugin } from 'esbuild';
+import { contentDigest, bundleIsFresh as freshUnder, inputsFile } from '../bin/bundle-freshness.mjs';
 
-// The programs spawned often (the stdio mock, the reference driver) run from esbuild bundles in
-// dist/: a spawn then costs a Node boot (~100 ms here) instead of Node plus tsx (~350 ms), which
-// decides whether per_event cases fit the suite's time budget. Their spawners fall back to tsx
-// when a bundle is missing; `ensureBundles` rebuilds stale ones so a bundle never lags its source.
+// The programs started often (the stdio mock, the reference driver, the CLI itself) run from
+// esbuild bundles in dist/: a start then costs a Node boot (~100 ms here) instead of Node plus tsx
+// (~350 ms for a spawn, seconds of CPU for the CLI's module graph), which decides whether
+// per_event cases fit the suite's time budget and how long a harness run takes. Their starters
+// fall back to tsx when a bundle is missing (the CLI also when it is stale); `ensureBundles`
+// rebuilds stale ones so a bundle never lags its source. A bundle is stale when the content of
+// an input differs from what it was built from (dist/<bundle>.inputs.json records digests).
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
@@ -15,25 +19,67 @@ const DIST = join(ROOT, 'dist');
 export const BUNDLE_ENTRIES: Readonly<Record<string, string>> = {
   'mock-backend/shells/stdio-main.ts': 'mock-stdio.mjs',
   'reference-harness/driver/main.ts': 'reference-driver.mjs',
+  'cli/main.ts': 'cli.mjs',
 };
 
-function metaPath(out: string): string {
-  return join(DIST, `${out}.meta.json`);
+/** True when the bundle exists and every input of its last build still has the content it had. */
+export function bundleIsFresh(out: string): boolean {
+  return freshUnder(ROOT, out);
 }
 
-/** True when the bundle exists and no input of its last build is newer than it. */
-export function bundleIsFresh(out: string): boolean {
-  const bundle = join(DIST, out);
-  if (!existsSync(bundle) || !existsSync(metaPath(out))) return false;
-  const builtAt = statSync(bundle).mtimeMs;
-  const meta = JSON.parse(readFileSync(metaPath(out), 'utf8')) as Metafile;
-  return Object.keys(meta.inputs).every((input) => {
-    const file = join(ROOT, input);
-    return existsSync(file) && statSync(file).mtimeMs <= builtAt;
-  });
+/** A bundled file's path as esbuild's metafile names its inputs: from the root, with slashes. */
+function inputName(path: string): string {
+  return relative(ROOT, path).split(sep).join('/');
+}
+
+const LOADERS: Readonly<Record<string, Loader>> = { '.ts': 'ts', '.mts': 'ts', '.js': 'js', '.mjs': 'js' };
+
+// Spelled in two parts: this file is bundled too, and the literal would be rewritten in it.
+const META_URL = 'import.meta' + '.url';
+
+/**
+ * Loads our sources for a bundle and records the digest of exactly the text bundled (into
+ * `digests`, by input name), so a check after the build cannot hash a newer edit instead.
+ * It also gives every bundled module of ours the import.meta.url it has when run from source (its
+ * source file's URL, written relative to the bundle so the package can move): modules find
+ * package.json and their sibling files relative to themselves, and in one file in dist/ those
+ * paths would all start from dist/. Only `.url` is rewritten, so reading another property of
+ * import.meta stops the build.
+ */
+function ourSources(digests: Map<string, string>): Plugin {
+  return {
+    name: 'our-sources',
+    setup(build) {
+      build.onLoad({ filter: /\.[mc]?[jt]s$/, namespace: 'file' }, (args) => {
+        const loader = LOADERS[extname(args.path)];
+        if (loader === undefined) return undefined;
+        const bytes = readFileSync(args.path);
+        digests.set(inputName(args.path), contentDigest(bytes));
+        const text = bytes.toString('utf8');
+        if (/\bimport\.meta\.(?!url\b)[$\w]/.test(text)) {
+          throw new Error(`${args.path}: of import.meta, a bundle keeps the url only`);
+        }
+        const url = `new URL(${JSON.stringify(relative(DIST, args.path).split(sep).join('/'))}, ${META_URL}).href`;
+        return { contents: text.replaceAll(META_URL, url), loader };
+      });
+    },
+  };
+}
+
+/**
+ * Writes `text` to `file` through a rename, so a process starting meanwhile (a test, another run)
+ * reads the old bundle or the new one, never half of one.
+ */
+function writeWhole(file: string, text: Uint8Array | string): void {
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, text);
+  renameSync(partial, file);
 }
 
 async function buildOne(source: string, out: string): Promise<void> {
+  // Loaded here: the CLI runs from its bundle and needs esbuild only when a bundle is stale.
+  const { build } = await import('esbuild');
+  const digests = new Map<string, string>();
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: [source],
@@ -46,10 +92,24 @@ async function buildOne(source: string, out: string): Promise<void> {
     packages: 'external',
     sourcemap: 'linked',
     metafile: true,
+    write: false,
+    plugins: [ourSources(digests)],
     logLevel: 'warning',
     banner: { js: `// Generated from ${source} by cli/bundles.ts; do not edit.` },
   });
-  writeFileSync(metaPath(out), JSON.stringify(result.metafile));
+  // Inputs the plugin did not load (none today) are hashed as they are now.
+  const inputs = Object.fromEntries(
+    Object.keys(result.metafile.inputs).map((input) => [
+      input,
+      digests.get(input) ?? contentDigest(readFileSync(join(ROOT, input))),
+    ]),
+  );
+  // The source map before the bundle that names it; the inputs last (until they are written, the
+  // previous build's inputs judge the new bundle, and a source changed since fails that check).
+  const maps = result.outputFiles.filter((file) => file.path.endsWith('.map'));
+  const code = result.outputFiles.filter((file) => !file.path.endsWith('.map'));
+  for (const file of [...maps, ...code]) writeWhole(file.path, file.contents);
+  writeWhole(inputsFile(ROOT, out), `${JSON.stringify({ inputs }, null, 1)}\n`);
 }
 
 /** Builds every missing or stale bundle (all of them with `force`). */
