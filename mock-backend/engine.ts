@@ -13,6 +13,7 @@ import type {
   EngineState,
   InboundFrame,
   InboundRecord,
+  RecordedAction,
   RecordEntry,
   Scenario,
   StartFn,
@@ -119,9 +120,18 @@ function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame
     records.push(entry);
   }
   for (const a of actions) {
-    records.push({ type: 'outbound', delivery, transport, connectionId, action: recordAction(a) });
+    records.push({ type: 'outbound', delivery, transport, connectionId, action: recordPlanned(a) });
   }
   return { actions, state: { deliveries: delivery, attempts, fired, prng: ctx.prng }, records };
+}
+
+/**
+ * The record of an action this step planned. Unlike `recordAction`, it keeps the action itself
+ * (bytes aside): every action is planned afresh per frame (a head's headers included) and the
+ * shells only read them, so a copy would be one more object to make and keep per delivery.
+ */
+function recordPlanned(action: Action): RecordedAction {
+  return action.type === 'write' ? recordAction(action) : action;
 }
 
 /** A copy of a header map (a loop: cheaper than a spread of an object with many keys). */
@@ -169,6 +179,10 @@ function httpGate(
   return { behaviour, rule: null, planned: true };
 }
 
+// The default strategies, shared by every record that uses them (as a rule's behaviour is).
+const SILENT: Behaviour = Object.freeze({ kind: 'silent' });
+const RESPOND: Behaviour = Object.freeze({ kind: 'respond' });
+
 function decide(
   scenario: Scenario,
   frame: DecodedFrame,
@@ -190,9 +204,9 @@ function decide(
     return { behaviour: (scenario.rules[rule] as { behaviour: Behaviour }).behaviour, rule, planned: true };
   }
   if (frame.kind === 'notification') {
-    return { behaviour: scenario.notifications ?? { kind: 'silent' }, rule: null, planned: false };
+    return { behaviour: scenario.notifications ?? SILENT, rule: null, planned: false };
   }
-  return { behaviour: scenario.unmatched ?? { kind: 'respond' }, rule: null, planned: false };
+  return { behaviour: scenario.unmatched ?? RESPOND, rule: null, planned: false };
 }
 
 /** Sorts by offset, keeping list order for equal offsets (Array.prototype.sort is stable). */
