@@ -2,7 +2,12 @@
  * Benchmark of the mock backend (not a test): run with `npx tsx scripts/bench-mock-backend.ts`.
  *
  * 1. Round-trip overhead: an immediate reply from the mock against a raw NDJSON echo child and a
- *    raw node:http echo server (target: mock p50 <= 1.2x echo p50, over stdio and HTTP).
+ *    raw node:http echo server (target: mock p50 <= 1.2x echo p50, over stdio and HTTP). The HTTP
+ *    mock is the CLI as users start it (`node bin/ahp-conformance.mjs mock-backend --http`): the
+ *    bin runs dist/cli.mjs when that bundle matches the sources, else tsx. Stale bundles are
+ *    rebuilt first (as `npm install` and `harness` do), so the row measures the bundle; with
+ *    --tsx they are left alone and the CLI goes through tsx if they are stale. The output names
+ *    the path measured. The stdio mock is `node --import tsx stdio-main.ts --scenario <file>`.
  * 2. Error of scheduled delays: the mock answers after `delay` ms; the client measures send to
  *    reply and subtracts the delay (target: p99 <= 3 ms, over stdio and HTTP). A floor row per
  *    transport shows what a raw echo sleeping just as precisely gets on this machine at this load.
@@ -16,17 +21,30 @@
  * (`--control-url`, one extra HTTP round trip per frame) is reported but is not what the targets
  * are about. Figures depend on the machine: the load average is printed with them.
  * Options: --n <round trips> (default 3000), --delays <n> (default 500), --delay-ms <ms>
- * (default 20), --spawns <n> (default 10), --no-spawn (skip part 3).
+ * (default 20), --spawns <n> (default 10), --no-spawn (skip part 3), --tsx (no bundle rebuild),
+ * --help (this text).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleIsFresh, ensureBundles } from '../cli/bundles.js';
 import { controlClient, startMockControl, STDIO_MAIN_PATH, type Scenario } from '../mock-backend/index.js';
 
 const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  // The usage is the header comment above, kept in one place.
+  const source = readFileSync(fileURLToPath(import.meta.url), 'utf8');
+  console.log(
+    source
+      .slice(source.indexOf('/**') + 3, source.indexOf('*/'))
+      .replace(/^ \* ?/gm, '')
+      .trim(),
+  );
+  process.exit(0);
+}
 const option = (name: string, fallback: number): number => {
   const i = args.indexOf(name);
   return i === -1 ? fallback : Number(args[i + 1]);
@@ -112,6 +130,25 @@ interface Subject {
   tool?: 'Bash' | 'Slow';
   /** Subtracted from every sample (the scripted delay). */
   minus?: number;
+  /** The server process: its CPU time over the timed blocks is summed into `cpu`. */
+  pid?: number;
+  cpu?: { us: number; n: number };
+}
+
+/**
+ * CPU time (user + system, all threads) a process has used, in µs; undefined off Linux. On a
+ * loaded machine latency ratios swing with the load; the CPU a server spends per request does
+ * much less, so it is printed beside them.
+ */
+function cpuMicros(pid: number | undefined): number | undefined {
+  if (pid === undefined || !existsSync(`/proc/${pid}/task`)) return undefined;
+  let ticks = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    const fields = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  // The kernel counts in USER_HZ ticks, 100 per second on Linux.
+  return ticks * 10_000;
 }
 
 /** Times `n` round trips per subject, subjects alternating in blocks; after `warmUp` untimed ones each. */
@@ -126,11 +163,19 @@ async function interleaved(
   for (const s of subjects) for (let i = 0; i < warmUp; i++) await s.send(requestLine(seq++, s.tool));
   for (let done = 0; done < n; done += block) {
     for (const [k, s] of subjects.entries()) {
-      for (let i = 0; i < Math.min(block, n - done); i++) {
+      const cpu0 = cpuMicros(s.pid);
+      const count = Math.min(block, n - done);
+      for (let i = 0; i < count; i++) {
         const line = requestLine(seq++, s.tool);
         const t0 = performance.now();
         await s.send(line);
         times[k]?.push(performance.now() - t0 - (s.minus ?? 0));
+      }
+      const cpu1 = cpuMicros(s.pid);
+      if (cpu0 !== undefined && cpu1 !== undefined) {
+        s.cpu ??= { us: 0, n: 0 };
+        s.cpu.us += cpu1 - cpu0;
+        s.cpu.n += count;
       }
     }
   }
@@ -178,6 +223,8 @@ const ECHO_STDIO = `${ECHO_COMMON};let buf='';process.stdin.on('data',c=>{buf+=c
 const ECHO_HTTP = `${ECHO_COMMON};require('http').createServer((q,s)=>{let body='';q.on('data',c=>body+=c);q.on('end',()=>{const answer=()=>{s.writeHead(200,{'content-type':'application/json','content-length':REPLY.length});s.end(REPLY)};body.includes('"Slow"')?later(answer):answer()})}).listen(0,'127.0.0.1',function(){console.log('http://127.0.0.1:'+this.address().port+'/')})`;
 
 async function main(): Promise<void> {
+  if (!args.includes('--tsx')) await ensureBundles();
+  const cliPath = bundleIsFresh('cli.mjs') ? 'dist/cli.mjs bundle' : 'tsx';
   const loadBefore = load();
   const children: ChildProcess[] = [];
   const start = (command: string, argv: string[]) => {
@@ -228,6 +275,7 @@ async function main(): Promise<void> {
     const remoteMock = stdioPeer(start(...commandOf(control.stdioCommand())));
     const echoHttpChild = start(process.execPath, ['-e', ECHO_HTTP]);
     const echoHttp = httpPeer(await waitForLine(echoHttpChild));
+    const echoHttpPid = echoHttpChild.pid;
     const httpChild = start(process.execPath, [
       BIN,
       'mock-backend',
@@ -259,19 +307,16 @@ async function main(): Promise<void> {
       remoteStats,
       `${(remoteStats.p50 / echoStats.p50).toFixed(2)}x echo`,
     );
-    const [echoHttpT = [], httpT = []] = await interleaved(
-      [{ send: echoHttp }, { send: httpMock }],
-      N,
-      BLOCK,
-      WARM_UP,
-    );
+    const echoHttpSubject: Subject = { send: echoHttp, ...(echoHttpPid ? { pid: echoHttpPid } : {}) };
+    const httpSubject: Subject = { send: httpMock, ...(httpChild.pid ? { pid: httpChild.pid } : {}) };
+    const [echoHttpT = [], httpT = []] = await interleaved([echoHttpSubject, httpSubject], N, BLOCK, WARM_UP);
     const echoHttpStats = stats(echoHttpT);
-    row('raw node:http echo server', echoHttpStats);
+    row('raw node:http echo server', echoHttpStats, cpuNote(echoHttpSubject));
     const httpStats = stats(httpT);
     row(
-      'HTTP mock (CLI process)',
+      `HTTP mock (CLI process, ${cliPath})`,
       httpStats,
-      ratioVerdict('round trip, HTTP mock', httpStats, echoHttpStats),
+      `${ratioVerdict('round trip, HTTP mock', httpStats, echoHttpStats)}  ${cpuNote(httpSubject)}`,
     );
 
     // 2. Delay errors: the same warm processes, now asked for "Slow" replies.
@@ -349,6 +394,11 @@ async function main(): Promise<void> {
       `note: the load average exceeded the ${cores} cores during the run; compare the mock with its floor row.`,
     );
   }
+}
+
+/** The server's CPU per timed request, when it could be read. */
+function cpuNote(s: Subject): string {
+  return s.cpu && s.cpu.n > 0 ? `server CPU ${fmt(s.cpu.us / s.cpu.n / 1000)}/req` : '';
 }
 
 function commandOf(c: { command: string; args: string[] }): [string, string[]] {
