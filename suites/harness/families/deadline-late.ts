@@ -15,11 +15,16 @@ import { settlesWithin } from './deadline-timing.js';
  * holds SECOND_CALL_DELAY_MS (past the late reply, half the deadline at most). So the late reply
  * always arrives while the next call is pending on the same backend: on a persistent stdio pipe it
  * is a frame the harness must not take as the second call's reply.
- * The deadline is long because a harness may (as the reference one does) replace a persistent
- * process that still owes an abandoned reply: the second call then pays a process start inside
- * its own deadline, which takes seconds on a loaded machine.
+ * The persistent stdio deadline is long because a harness may (as the reference one does) replace
+ * a persistent process that still owes an abandoned reply: the second call then pays a process
+ * start inside its own deadline, which takes seconds on a loaded machine. Over HTTP no call starts
+ * a process, so its deadline need only hold the second reply's delay with as much again to spare;
+ * each of these cases spends the first deadline in full.
  */
-const DEADLINE_MS = 5000;
+const DEADLINE_MS: Readonly<Record<'stdio-persistent' | 'http', number>> = {
+  'stdio-persistent': 5000,
+  http: 3000,
+};
 const LATE_BY_MS = 1000;
 const SECOND_CALL_DELAY_MS = 1500;
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
@@ -35,11 +40,11 @@ export function lateReplyCases(
     requirements: ['AHPX-DL-002'],
     transport,
     policy,
-    deadline: Math.round(DEADLINE_MS * scale),
+    deadline: Math.round(DEADLINE_MS[transport] * scale),
     // A late deny: had the harness taken it, the first call would deny even under fail-open.
     behaviour: {
       kind: 'delay',
-      ms: Math.round((DEADLINE_MS + LATE_BY_MS) * scale),
+      ms: Math.round((DEADLINE_MS[transport] + LATE_BY_MS) * scale),
       then: { kind: 'deny', reason: 'late deny' },
     },
     checks: [settlesWithin(fixture, 'the deadline', (_run, timeoutMs) => timeoutMs)],
