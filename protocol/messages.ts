@@ -2,7 +2,7 @@ import { validateCapabilities } from './capabilities.js';
 import { checkEffects, checkEffectShape } from './effects.js';
 import { validateEvent } from './event-validation.js';
 import { isInterceptableEvent, isObservationOnlyEvent, validateExtensions } from './events.js';
-import { childPath, isJsonObject, type JsonValue, type Violation } from './json.js';
+import { childPath, isJsonObject, type JsonObject, type JsonValue, type Violation } from './json.js';
 import { checkRequestEnvelope, checkResponseEnvelope, idsEqual } from './jsonrpc.js';
 import {
   INTERCEPT_METHOD,
@@ -39,6 +39,13 @@ export interface ResultContext {
 }
 
 const RESULT_FIELDS = new Set(['protocolVersion', 'effects', 'extensions']);
+
+/** The result's fields the protocol does not define (a loop: no filter closure per reply). */
+function unknownFields(result: JsonObject): string[] {
+  const unknown: string[] = [];
+  for (const key of Object.keys(result)) if (!RESULT_FIELDS.has(key)) unknown.push(key);
+  return unknown;
+}
 
 /** A failed result check (module level: it runs on every reply). */
 function fail(failureClass: 'unsupported' | 'missing-fields' | 'invalid-effects', violations: Violation[]) {
@@ -106,7 +113,7 @@ export function checkInterceptResult(result: JsonValue, ctx: ResultContext): Res
   return {
     ok: true,
     effects: result.effects as unknown as Effect[],
-    unknownEnvelopeFields: Object.keys(result).filter((k) => !RESULT_FIELDS.has(k)),
+    unknownEnvelopeFields: unknownFields(result),
   };
 }
 
