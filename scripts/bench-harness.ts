@@ -3,10 +3,11 @@
 // Usage: npx tsx scripts/bench-harness.ts [--stdio N] [--http N] [--warmup N] [--block N]
 // Informational, not a test: it prints a table and exits 0 unless the setup itself fails.
 import { availableParallelism, loadavg } from 'node:os';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { createHarness, type Harness, type InvokeInput } from '../reference-harness/index.js';
 import { rawHttpClient, rawStdioClient, startServerProcess, type RawClient } from './lib/bench-raw.js';
 import { micros, summarize, type LatencySummary } from './lib/bench-stats.js';
+import { exitWith, isMainModule } from './lib/script-main.js';
 
 const STDIO_ECHO = fileURLToPath(
   new URL('../reference-harness/test-backends/bench-echo.mjs', import.meta.url),
@@ -211,21 +212,12 @@ export async function runBench(io: BenchIo): Promise<number> {
   }
 }
 
-function isMain(): boolean {
-  const entry = process.argv[1];
-  return entry !== undefined && import.meta.url === pathToFileURL(entry).href;
-}
-
-if (isMain()) {
-  runBench({
-    argv: process.argv.slice(2),
-    stdout: (line) => console.log(line),
-    stderr: (line) => console.error(line),
-  }).then(
-    (code) => (process.exitCode = code),
-    (error: unknown) => {
-      console.error(error instanceof Error ? error.message : String(error));
-      process.exitCode = 1;
-    },
+if (isMainModule(import.meta.url)) {
+  exitWith(
+    runBench({
+      argv: process.argv.slice(2),
+      stdout: (line) => console.log(line),
+      stderr: (line) => console.error(line),
+    }),
   );
 }

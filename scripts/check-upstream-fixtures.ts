@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+
 import {
   NdjsonDecoder,
   isJsonObject,
@@ -18,6 +18,7 @@ import {
   type JsonValue,
   type Violation,
 } from '../protocol/index.js';
+import { isMainModule } from './lib/script-main.js';
 
 /** One manifest case, as far as we read it. */
 export interface FixtureCase {
@@ -266,11 +267,6 @@ export function run(io: {
 }
 
 /** True when this module is the program being run (not imported by a test). */
-function isMain(): boolean {
-  const entry = process.argv[1];
-  return entry !== undefined && import.meta.url === pathToFileURL(entry).href;
-}
-
-if (isMain()) {
+if (isMainModule(import.meta.url)) {
   process.exitCode = run({ argv: process.argv.slice(2), stdout: (line) => console.log(line) });
 }

@@ -8,7 +8,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { exitWith, isMainModule } from './lib/script-main.js';
 
 const CLI = fileURLToPath(new URL('../bin/ahp-conformance.mjs', import.meta.url));
 
@@ -122,13 +123,4 @@ export async function main(argv: readonly string[]): Promise<number> {
   return stable ? 0 : 1;
 }
 
-const entry = process.argv[1];
-if (entry !== undefined && import.meta.url === pathToFileURL(entry).href) {
-  main(process.argv.slice(2)).then(
-    (code) => (process.exitCode = code),
-    (error: unknown) => {
-      console.error(error instanceof Error ? error.message : String(error));
-      process.exitCode = 1;
-    },
-  );
-}
+if (isMainModule(import.meta.url)) exitWith(main(process.argv.slice(2)));

@@ -5,12 +5,12 @@
 // Usage: npx tsx scripts/robustness.ts [--streams N] [--seed S] [--from I] [--stdio N] [--http N]
 //   --streams: in-process streams (default 100000); --stdio / --http: real-process streams
 //   (default 500 / 200); --from: first stream index (replay one with --from I --streams 1).
-import { pathToFileURL } from 'node:url';
 import { runInProcess, type InProcessReport } from './lib/in-process-run.js';
 import { httpAdapter } from './lib/real-http.js';
 import { runReal, type RealAdapter, type RealReport } from './lib/real-run.js';
 import { stdioAdapter, type RealMargins } from './lib/real-stdio.js';
 import { FaultCounter, type Violation } from './lib/run-support.js';
+import { exitWith, isMainModule } from './lib/script-main.js';
 
 /**
  * The script's strict bound: a call settles no later than its deadline plus this, counted from the
@@ -185,21 +185,13 @@ export async function runRobustness(io: RobustnessIo): Promise<number> {
   }
 }
 
-function isMain(): boolean {
-  const entry = process.argv[1];
-  return entry !== undefined && import.meta.url === pathToFileURL(entry).href;
-}
-
-if (isMain()) {
-  runRobustness({
-    argv: process.argv.slice(2),
-    stdout: (line) => console.log(line),
-    stderr: (line) => console.error(line),
-  }).then(
-    (code) => (process.exitCode = code),
-    (error: unknown) => {
-      console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-      process.exitCode = 1;
-    },
+if (isMainModule(import.meta.url)) {
+  exitWith(
+    runRobustness({
+      argv: process.argv.slice(2),
+      stdout: (line) => console.log(line),
+      stderr: (line) => console.error(line),
+    }),
+    { stack: true },
   );
 }

@@ -1,0 +1,24 @@
+import { pathToFileURL } from 'node:url';
+
+/** True when the module at `moduleUrl` is the script node was started with, not one a test imported. */
+export function isMainModule(moduleUrl: string): boolean {
+  const entry = process.argv[1];
+  return entry !== undefined && moduleUrl === pathToFileURL(entry).href;
+}
+
+/** Ends a script with `run`'s exit code; a throw prints one line (or its stack) and exits 1. */
+export function exitWith(run: Promise<number>, options: { stack?: boolean } = {}): void {
+  run.then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      const text =
+        error instanceof Error
+          ? options.stack
+            ? (error.stack ?? error.message)
+            : error.message
+          : String(error);
+      console.error(text);
+      process.exitCode = 1;
+    },
+  );
+}
