@@ -66,7 +66,7 @@ class SystemScheduled implements Scheduled {
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(ms: number, fn: () => void) {
-    // NaN counts as 0; Infinity never fires.
+    // NaN counts as 0; Infinity never fires (it re-arms in timer-sized steps until cancelled).
     this.#due = performance.now() + (Number.isNaN(ms) ? 0 : Math.max(0, ms));
     this.#fn = fn;
     if (ms > 0) this.#arm();
@@ -87,7 +87,7 @@ class SystemScheduled implements Scheduled {
   #arm(): void {
     const left = this.#due - performance.now();
     if (left <= 0) this.#fn();
-    else if (left !== Infinity) this.#timer = setTimeout(fireScheduled, Math.min(left, MAX_TIMER_MS), this);
+    else this.#timer = setTimeout(fireScheduled, Math.min(left, MAX_TIMER_MS), this);
   }
 }
 
@@ -107,30 +107,17 @@ export const systemClock: Clock = {
         reject(abortReason(signal));
         return;
       }
-      // NaN is treated as 0; Infinity never elapses (only the signal ends it).
-      const due = performance.now() + (Number.isNaN(ms) ? 0 : Math.max(0, ms));
-      let timer: ReturnType<typeof setTimeout> | undefined;
+      // Infinity never elapses: without a signal nothing can end it, so it holds no timer.
+      if (ms === Infinity && !signal) return;
       const onAbort = () => {
-        clearTimeout(timer);
+        timer.cancel();
         reject(abortReason(signal as AbortSignal));
       };
-      // Long sleeps are re-armed in timer-sized steps instead of overflowing to 1 ms.
-      const arm = () => {
-        const left = due - performance.now();
-        if (left <= 0) {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-          return;
-        }
-        if (left === Infinity && !signal) return;
-        timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
-      };
+      const timer = new SystemScheduled(ms, () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      });
       signal?.addEventListener('abort', onAbort, { once: true });
-      if (ms <= 0 || Number.isNaN(ms)) {
-        timer = setTimeout(arm, 0);
-        return;
-      }
-      arm();
     });
   },
 };

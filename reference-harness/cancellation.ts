@@ -91,3 +91,37 @@ export function viewOfSignal(signal: AbortSignal): CancelView {
 export function asCancelView(source: AbortSignal | CancelView): CancelView {
   return 'onAbort' in source ? source : viewOfSignal(source);
 }
+
+/** Marker returned by `raceSignal` when the signal won. */
+export const ABORTED: unique symbol = Symbol('aborted');
+
+/**
+ * Waits for `promise` unless `cancel` fires first; the promise keeps running either way (its
+ * owner decides what to do with a late result). A rejection passes through.
+ */
+export function raceSignal<T>(
+  promise: Promise<T>,
+  cancel: AbortSignal | CancelView,
+): Promise<T | typeof ABORTED> {
+  const view = asCancelView(cancel);
+  if (view.aborted) {
+    promise.catch(() => undefined);
+    return Promise.resolve(ABORTED);
+  }
+  return new Promise<T | typeof ABORTED>((resolve, reject) => {
+    const detach = view.onAbort(() => {
+      promise.catch(() => undefined);
+      resolve(ABORTED);
+    });
+    promise.then(
+      (value) => {
+        detach();
+        resolve(value);
+      },
+      (error: unknown) => {
+        detach();
+        reject(error);
+      },
+    );
+  });
+}

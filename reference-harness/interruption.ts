@@ -1,4 +1,4 @@
-import { asCancelView, type CancelView } from './cancellation.js';
+import { ABORTED, raceSignal, type CancelView } from './cancellation.js';
 
 /** Why a hook call stopped before it settled: explicit cancellation, budget expiry, or shutdown. */
 export type Ending = 'cancelled' | 'budget-expired' | 'closed';
@@ -43,26 +43,7 @@ export type Raced<T> = { done: true; value: T } | { done: false };
  * A rejection of `work` before the abort is passed through.
  */
 export function untilAborted<T>(work: Promise<T>, cancel: AbortSignal | CancelView): Promise<Raced<T>> {
-  const view = asCancelView(cancel);
-  if (view.aborted) {
-    // Keep a late rejection of the abandoned work from surfacing as unhandled.
-    work.catch(() => undefined);
-    return Promise.resolve({ done: false });
-  }
-  return new Promise((resolve, reject) => {
-    const detach = view.onAbort(() => {
-      work.catch(() => undefined);
-      resolve({ done: false });
-    });
-    work.then(
-      (value) => {
-        detach();
-        resolve({ done: true, value });
-      },
-      (error: unknown) => {
-        detach();
-        reject(error);
-      },
-    );
-  });
+  return raceSignal(work, cancel).then((value) => (value === ABORTED ? NOT_DONE : { done: true, value }));
 }
+
+const NOT_DONE: Raced<never> = Object.freeze({ done: false });
