@@ -7,7 +7,10 @@
  *    bin runs dist/cli.mjs when that bundle matches the sources, else tsx. Stale bundles are
  *    rebuilt first (as `npm install` and `harness` do), so the row measures the bundle; with
  *    --tsx they are left alone and the CLI goes through tsx if they are stale. The output names
- *    the path measured. The stdio mock is `node --import tsx stdio-main.ts --scenario <file>`.
+ *    the path measured. The stdio mock is the entry the library's `stdioCommand()` starts (the
+ *    esbuild bundle of stdio-main.ts in the temp dir; tsx only when esbuild is missing, or with
+ *    --tsx) with `--scenario <file>`: users get the bundle, and tsx's keep-names adds a
+ *    defineProperty per named closure that the bundle does not pay.
  * 2. Error of scheduled delays: the mock answers after `delay` ms; the client measures send to
  *    reply and subtracts the delay (target: p99 <= 3 ms, over stdio and HTTP). A floor row per
  *    transport shows what a raw echo sleeping just as precisely gets on this machine at this load.
@@ -21,8 +24,8 @@
  * (`--control-url`, one extra HTTP round trip per frame) is reported but is not what the targets
  * are about. Figures depend on the machine: the load average is printed with them.
  * Options: --n <round trips> (default 3000), --delays <n> (default 500), --delay-ms <ms>
- * (default 20), --spawns <n> (default 10), --no-spawn (skip part 3), --tsx (no bundle rebuild),
- * --help (this text).
+ * (default 20), --spawns <n> (default 10), --no-spawn (skip part 3), --tsx (no bundle rebuild;
+ * the stdio mock through tsx), --help (this text).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
@@ -31,7 +34,8 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleIsFresh, ensureBundles } from '../cli/bundles.js';
-import { controlClient, startMockControl, STDIO_MAIN_PATH, type Scenario } from '../mock-backend/index.js';
+import { stdioEntryArgs } from '../mock-backend/control/stdio-entry.js';
+import { controlClient, startMockControl, type Scenario } from '../mock-backend/index.js';
 
 const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
@@ -60,7 +64,6 @@ const DELAY_BLOCK = 25;
 const TARGET_RATIO = 1.2;
 const TARGET_DELAY_P99_MS = 3;
 const BIN = fileURLToPath(new URL('../bin/ahp-conformance.mjs', import.meta.url));
-const TSX = ['--import', 'tsx'];
 
 /** Fixed-width ids, so every request and every reply has the same length. */
 const requestLine = (i: number, tool: 'Bash' | 'Slow' = 'Bash') => {
@@ -225,6 +228,8 @@ const ECHO_HTTP = `${ECHO_COMMON};require('http').createServer((q,s)=>{let body=
 async function main(): Promise<void> {
   if (!args.includes('--tsx')) await ensureBundles();
   const cliPath = bundleIsFresh('cli.mjs') ? 'dist/cli.mjs bundle' : 'tsx';
+  const stdioEntry = await stdioEntryArgs(args.includes('--tsx') ? 'tsx' : 'auto');
+  const stdioPath = stdioEntry.includes('--import') ? 'tsx' : 'bundled entry';
   const loadBefore = load();
   const children: ChildProcess[] = [];
   const start = (command: string, argv: string[]) => {
@@ -269,7 +274,7 @@ async function main(): Promise<void> {
   try {
     const echo = stdioPeer(start(process.execPath, ['-e', ECHO_STDIO]));
     const localMock = stdioPeer(
-      start(process.execPath, [...TSX, STDIO_MAIN_PATH, '--scenario', scenarioFile(scenario)]),
+      start(process.execPath, [...stdioEntry, '--scenario', scenarioFile(scenario)]),
     );
     const control = await startMockControl({ scenario });
     const remoteMock = stdioPeer(start(...commandOf(control.stdioCommand())));
@@ -297,7 +302,7 @@ async function main(): Promise<void> {
     row('raw NDJSON echo child', echoStats);
     const localStats = stats(localT);
     row(
-      'stdio mock, own scenario (--scenario)',
+      `stdio mock, own scenario (--scenario, ${stdioPath})`,
       localStats,
       ratioVerdict('round trip, stdio mock', localStats, echoStats),
     );
