@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { BaseSequencer, startVitest } from 'vitest/node';
 import type { TestCase, TestSpecification } from 'vitest/node';
-import { UNTESTED_PREFIX, type CaseMeta } from '../../suites/kit/case-meta.js';
+import { MAX_CONCURRENT_CASES, UNTESTED_PREFIX, type CaseMeta } from '../../suites/kit/case-meta.js';
 import type { CaseResult } from './case-result.js';
 
 /** The package root: suites ship inside the package and are found relative to it. */
@@ -114,6 +114,8 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Co
       // driver and the mocks, so files do not see each other.
       isolate: false,
       sequence: { sequencer: LongestFirstSequencer },
+      // Only cases a file declares concurrent run together, one per lane of its fixture.
+      maxConcurrency: MAX_CONCURRENT_CASES,
       // A run of some cases only would record short durations for whole files and so misorder the
       // next full run: only full runs read and write the durations.
       ...(options.testNamePattern !== undefined

@@ -16,6 +16,13 @@ export interface CaseMeta {
   untested?: string;
 }
 
+/**
+ * How many concurrent cases of one file run at once (vitest's `maxConcurrency` in conformance
+ * runs). Harness files that declare their cases concurrent get up to this many lanes (a driver and
+ * mocks each); on a 2-core machine with several files in parallel, more would crowd the deadlines.
+ */
+export const MAX_CONCURRENT_CASES = 3;
+
 /** Values the CLI passes to the suites through vitest's `provide`. */
 export interface SuiteSettings {
   /** Multiplies every real-time margin (slow machines, loaded CI). */

@@ -12,6 +12,8 @@ export interface CaseSpec {
   transports?: string[];
   /** Per-case timeout for vitest, in ms before scaling. */
   timeoutMs?: number;
+  /** Runs beside the file's other concurrent cases (the body must not share state with them). */
+  concurrent?: boolean;
 }
 
 /** What a case body may do beyond asserting. */
@@ -52,7 +54,11 @@ export function conformanceCase(
   test(
     spec.name,
     // Declared up front so that `list` sees the metadata without running the case.
-    { meta: { ahp: meta }, timeout: Math.round((spec.timeoutMs ?? 20_000) * scale) },
+    {
+      meta: { ahp: meta },
+      timeout: Math.round((spec.timeoutMs ?? 20_000) * scale),
+      ...(spec.concurrent === true ? { concurrent: true } : {}),
+    },
     async (vitestContext) => {
       vitestContext.task.meta.ahp = { ...meta };
       const ctx: CaseContext = {

@@ -6,7 +6,6 @@
 import type { InboundRecord, RecordEntry } from '../../../mock-backend/index.js';
 import type { CaseCheck, CaseRunContext, StepRun } from '../kit/case-model.js';
 import type { HarnessFixture } from '../kit/fixture.js';
-import { mockFor } from '../kit/run-step.js';
 import { decodeFrames, type WireFrame } from '../kit/wire-records.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { DELIVERY_SLACK_MS } from './deadline-timing.js';
@@ -90,7 +89,7 @@ export function noDeliveryAfterExpiry(fixture: HarnessFixture, budgetMs: number)
       const watchMs = Math.round(CLEANUP_WATCH_MS[context.testCase.transport] * scale);
       // Nothing is awaited here but the absence of a frame: the watch is a bounded wait.
       await new Promise((resolve) => setTimeout(resolve, watchMs));
-      const frames = timedFrames(mockFor(state, context.testCase).recordings(), run.callId);
+      const frames = timedFrames(context.mockRecordings(), run.callId);
       const entry = run.result.audit.find((a) => a.backendId === context.backendId && a.mode !== 'observe');
       return strayDeliveries(frames, budgetMs, DELIVERY_SLACK_MS * scale, entry?.attempts);
     },

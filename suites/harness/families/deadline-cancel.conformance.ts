@@ -10,7 +10,7 @@ import { useHarnessFixture } from '../kit/fixture.js';
 import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { cancelCases } from './deadline-cancel-cases.js';
 
-const fixture = useHarnessFixture();
+const fixture = useHarnessFixture({ concurrent: true });
 const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
 
 harnessCases(fixture, cancelCases(fixture, 'http', scale));

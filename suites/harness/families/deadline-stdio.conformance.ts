@@ -9,7 +9,7 @@ import { useHarnessFixture } from '../kit/fixture.js';
 import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { slowBackendCases } from './deadline-slow.js';
 
-const fixture = useHarnessFixture();
+const fixture = useHarnessFixture({ concurrent: true });
 const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
 
 harnessCases(fixture, [

@@ -19,7 +19,7 @@ import { lateReplyCases } from './deadline-late.js';
 import { slowBackendCases } from './deadline-slow.js';
 import { settlesWithin } from './deadline-timing.js';
 
-const fixture = useHarnessFixture();
+const fixture = useHarnessFixture({ concurrent: true });
 const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
 

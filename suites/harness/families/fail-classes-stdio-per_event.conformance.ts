@@ -3,4 +3,4 @@ import { harnessCases } from '../kit/define.js';
 import { useHarnessFixture } from '../kit/fixture.js';
 import { failureMatrix } from './fail-matrix.js';
 
-harnessCases(useHarnessFixture(), failureMatrix('stdio-per_event'));
+harnessCases(useHarnessFixture({ concurrent: true }), failureMatrix('stdio-per_event'));

@@ -15,7 +15,7 @@ import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { HARNESS_TRANSPORTS, type HarnessTransport } from '../kit/timing.js';
 import { deliveredTimes, deliveriesWithinDeadline, settlesWithin } from './deadline-timing.js';
 
-const fixture = useHarnessFixture();
+const fixture = useHarnessFixture({ concurrent: true });
 const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
 

@@ -89,7 +89,7 @@ function auditCase(transport: HarnessTransport): HarnessCase {
   };
 }
 
-harnessCases(useHarnessFixture(), [
+harnessCases(useHarnessFixture({ concurrent: true }), [
   ...HARNESS_TRANSPORTS.map(auditCase),
   ...HARNESS_TRANSPORTS.map(leakCase),
   ...HARNESS_TRANSPORTS.map(deadlineCase),

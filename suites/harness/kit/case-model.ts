@@ -6,7 +6,7 @@
 import type { FailureClass, FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { JsonObject } from '../../../protocol/json.js';
 import type { RequirementLevel } from '../../../protocol/requirements.js';
-import type { Behaviour, ProcessSettings, Rule } from '../../../mock-backend/index.js';
+import type { Behaviour, ProcessSettings, RecordEntry, Rule } from '../../../mock-backend/index.js';
 import type { DriverAuditOutcome, DriverCallEnding, InvokeResult, KnownFeature } from '../../driver/index.js';
 import type { Provoked } from './classify.js';
 import type { CaseRecords } from './wire-records.js';
@@ -148,6 +148,8 @@ export interface CaseRunContext {
   waitForFrames(callId: string, method: string, count: number): Promise<void>;
   /** The mock's records of a call as they are now (stdio mocks may record after the driver answered). */
   recordsNow(callId: string): CaseRecords;
+  /** Everything the case's mock (of this case's lane) has recorded so far. */
+  mockRecordings(): readonly RecordEntry[];
   /** Ends the case as untested: the target cannot show what the check needs. */
   untested(reason: string): never;
 }

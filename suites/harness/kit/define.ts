@@ -23,6 +23,8 @@ export function harnessCases(fixture: HarnessFixture, cases: readonly HarnessCas
         transports: [c.transport],
         // A safety net only: a case with a lost deadline race runs up to three times.
         timeoutMs: c.timeoutMs ?? CASE_TIMEOUT_MS,
+        // vitest starts at most MAX_CONCURRENT_CASES of them at once, as many as the fixture has lanes.
+        concurrent: fixture.concurrent,
       },
       (ctx) => fixture.run(c, ctx),
       scale,

@@ -1,13 +1,15 @@
 /**
- * The per-file fixture of the harness suite: ONE driver (initialized once; its features decide
- * what is `untested`) and the file's mocks, and `run(case)`: load the case's scenario, configure
- * the harness with the case's registration, invoke each step, then judge the answer against the
- * derived expectation and the mock's recordings. Files run in parallel; cases in a file in order.
+ * The per-file fixture of the harness suite: one driver (initialized once; its features decide
+ * what is `untested`) and the file's mocks per lane, and `run(case)`: take a free lane, load the
+ * case's scenario, configure the harness with the case's registration, invoke each step, then
+ * judge the answer against the derived expectation and the mock's recordings. Files run in
+ * parallel; a file with one lane (the default) runs its cases in order, a file with more runs that
+ * many at once, each on its own driver and mocks, so no case ever shares a harness or a scenario.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
-import type { SuiteSettings } from '../../kit/case-meta.js';
+import { MAX_CONCURRENT_CASES, type SuiteSettings } from '../../kit/case-meta.js';
 import type { CaseContext } from '../../kit/case.js';
 import { startDriver, type DriverClient, type InitializeResult } from '../../driver/index.js';
 import { providedTarget, type HarnessTarget } from './provided.js';
@@ -32,7 +34,7 @@ export interface FixtureState {
   mocks: SuiteMocks;
   /** The bearer token in the driver's environment (random per file). */
   token: string;
-  /** Unique per file, so event and call ids never collide across files and runs. */
+  /** Unique per lane, so event and call ids never collide across lanes, files and runs. */
   prefix: string;
   /** Next step number (event and call ids). */
   counter: number;
@@ -51,12 +53,23 @@ export interface FixtureOptions {
    * case that talks to the client directly would leave the fixture unaware of what it configured.
    */
   reuseConfigured?: boolean;
+  /**
+   * Run the file's cases concurrently, up to `MAX_CONCURRENT_CASES` at once, each on a lane of its
+   * own (a driver and mocks; the first starts before the first case, the others when a case finds
+   * every lane busy). For files whose cases mostly wait on deadlines, budgets and late replies:
+   * their waits overlap instead of adding up. Checks reach the mock through their `CaseRunContext`,
+   * never `state.mocks` (the first lane's). A case declared without `harnessCases` is not
+   * concurrent: vitest runs it alone, so it may use `state`, unless cases keep configurations.
+   */
+  concurrent?: boolean;
 }
 
 /** A suite file's fixture. */
 export interface HarnessFixture {
-  /** The fixture state; throws outside a running case. */
+  /** The fixture state (of the first lane, for what all lanes share); throws outside a running case. */
   readonly state: FixtureState;
+  /** Whether the file's cases run concurrently (see `FixtureOptions.concurrent`). */
+  readonly concurrent: boolean;
   /** Runs one case to its verdict (throws on failure, ends `untested` through `ctx`). */
   run(testCase: HarnessCase, ctx: CaseContext): Promise<void>;
 }
@@ -68,65 +81,116 @@ export function driverEnv(target: HarnessTarget, token: string): Record<string, 
   return env;
 }
 
+interface Lane {
+  state: FixtureState;
+  client: DriverClient;
+  mocks: SuiteMocks;
+}
+
+/** Starts one lane: its mocks and its driver side by side, nothing left running if either fails. */
+async function startLane(
+  target: HarnessTarget,
+  settings: SuiteSettings,
+  token: string,
+  reuse: boolean,
+): Promise<Lane> {
+  // Each is a process start or an esbuild build (hundreds of ms, seconds under load), and every
+  // file pays them before its first case.
+  const [mocked, launched] = await Promise.allSettled([
+    startSuiteMocks(),
+    startDriver(
+      target.command,
+      { protocolVersion: settings.protocolVersion, suiteVersion: SUITE_VERSION },
+      {
+        timeoutScale: settings.timeoutScale,
+        env: driverEnv(target, token),
+        ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+      },
+    ),
+  ]);
+  if (launched.status === 'rejected') {
+    if (mocked.status === 'fulfilled') await mocked.value.close();
+    throw launched.reason;
+  }
+  const { client, info } = launched.value;
+  if (mocked.status === 'rejected') {
+    await client.dispose();
+    throw mocked.reason;
+  }
+  const mocks = mocked.value;
+  const state: FixtureState = {
+    target,
+    settings,
+    margins: scaledMargins(settings.timeoutScale),
+    client,
+    info,
+    mocks,
+    token,
+    prefix: randomBytes(4).toString('hex'),
+    counter: 0,
+    reuse,
+    configured: undefined,
+  };
+  return { state, client, mocks };
+}
+
+async function stopLane(lane: Lane): Promise<void> {
+  // The driver may already be unusable (a failing case); shutting it down is what matters here.
+  await lane.client.close().catch(() => undefined);
+  await lane.client.dispose();
+  await lane.mocks.close();
+}
+
 /** Registers the file's `beforeAll` / `afterAll` and returns the fixture. */
 export function useHarnessFixture(options: FixtureOptions = {}): HarnessFixture {
-  let state: FixtureState | undefined;
-  let mocks: SuiteMocks | undefined;
-  let client: DriverClient | undefined;
+  const maxLanes = options.concurrent === true ? MAX_CONCURRENT_CASES : 1;
+  const reuse = options.reuseConfigured === true;
+  let setup: { target: HarnessTarget; settings: SuiteSettings; token: string } | undefined;
+  let first: Lane | undefined;
+  // Every lane started or starting, so that afterAll stops even one a case is still waiting for.
+  const starts: Promise<Lane>[] = [];
+  const free: FixtureState[] = [];
+  const waiting: ((state: FixtureState) => void)[] = [];
+  function launch(): Promise<Lane> {
+    if (!setup) throw new Error('the harness fixture is not started (use it inside a case)');
+    const start = startLane(setup.target, setup.settings, setup.token, reuse);
+    starts.push(start);
+    return start;
+  }
+  async function acquire(): Promise<FixtureState> {
+    const state = free.pop();
+    if (state) return state;
+    if (starts.length < maxLanes) return (await launch()).state;
+    return new Promise((resolve) => waiting.push(resolve));
+  }
+  function release(state: FixtureState): void {
+    const next = waiting.shift();
+    if (next) next(state);
+    else free.push(state);
+  }
   beforeAll(async () => {
     const { target, settings } = providedTarget();
-    const token = target.token ?? randomBytes(18).toString('base64url');
-    // The mocks and the driver start side by side: each is a process start or an esbuild build
-    // (hundreds of ms, seconds under load), and every file pays them before its first case.
-    const [mocked, launched] = await Promise.allSettled([
-      startSuiteMocks(),
-      startDriver(
-        target.command,
-        { protocolVersion: settings.protocolVersion, suiteVersion: SUITE_VERSION },
-        {
-          timeoutScale: settings.timeoutScale,
-          env: driverEnv(target, token),
-          ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
-        },
-      ),
-    ]);
-    if (mocked.status === 'fulfilled') mocks = mocked.value;
-    if (launched.status === 'rejected') throw launched.reason;
-    const started = launched.value;
-    if (mocked.status === 'rejected') {
-      await started.client.dispose();
-      throw mocked.reason;
-    }
-    client = started.client;
-    state = {
-      target,
-      settings,
-      margins: scaledMargins(settings.timeoutScale),
-      client,
-      info: started.info,
-      mocks: mocked.value,
-      token,
-      prefix: randomBytes(4).toString('hex'),
-      counter: 0,
-      reuse: options.reuseConfigured === true,
-      configured: undefined,
-    };
+    setup = { target, settings, token: target.token ?? randomBytes(18).toString('base64url') };
+    first = await launch();
+    free.push(first.state);
   }, 60_000);
   afterAll(async () => {
-    if (client) {
-      // The driver may already be unusable (a failing case); shutting it down is what matters here.
-      await client.close().catch(() => undefined);
-      await client.dispose();
-    }
-    await mocks?.close();
+    const lanes = await Promise.allSettled(starts);
+    await Promise.allSettled(lanes.flatMap((l) => (l.status === 'fulfilled' ? [stopLane(l.value)] : [])));
   }, 60_000);
   return {
     get state(): FixtureState {
-      if (!state) throw new Error('the harness fixture is not started (use it inside a case)');
-      return state;
+      if (!first) throw new Error('the harness fixture is not started (use it inside a case)');
+      return first.state;
     },
-    run(testCase, ctx) {
-      return runCase(this.state, testCase, ctx);
+    concurrent: maxLanes > 1,
+    async run(testCase, ctx) {
+      const state = await acquire();
+      try {
+        await runCase(state, testCase, ctx);
+      } finally {
+        release(state);
+      }
     },
   };
 }

@@ -124,6 +124,7 @@ async function attemptCase(
     runs: [],
     waitForFrames: (callId, method, count) => awaitDeliveries(state, testCase, callId, count, method),
     untested: (reason) => ctx.untested(reason),
+    mockRecordings: () => mockFor(state, testCase).recordings(),
     recordsNow: (callId) =>
       recordsForCall(mockFor(state, testCase).recordings(), {
         callId,
