@@ -12,8 +12,6 @@ import type {
   Behaviour,
   EngineState,
   InboundFrame,
-  InboundRecord,
-  RecordedAction,
   RecordEntry,
   Scenario,
   StartFn,
@@ -21,6 +19,7 @@ import type {
   StepResult,
 } from './model.js';
 import { prngState } from './prng.js';
+import { entriesOf, RecordedDelivery } from './recorded-delivery.js';
 import { encodeBytes, recordAction } from './recording.js';
 
 /** The state before the first frame (and after a reset). */
@@ -34,14 +33,17 @@ export function initialState(scenario: Scenario): EngineState {
 }
 
 /** Interprets one inbound frame. Never throws: anything unexpected becomes an `engine-error` violation. */
-export const step: StepFn = (scenario, state, inbound) => {
+export const step: StepFn = (scenario, state, inbound) => stepDelivery(scenario, state, inbound);
+
+/** `step`, typed with the compact delivery the session keeps. Never throws. */
+export function stepDelivery(scenario: Scenario, state: EngineState, inbound: InboundFrame): Stepped {
   try {
     return stepFrame(scenario, state, inbound);
   } catch (e) {
     // A safety net for hand-built scenarios that bypassed the parser; parsed scenarios never get here.
     return engineError(state, inbound, e);
   }
-};
+}
 
 interface Decision {
   behaviour: Behaviour;
@@ -49,7 +51,7 @@ interface Decision {
   planned: boolean;
 }
 
-function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame): StepResult {
+function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame): Stepped {
   const delivery = state.deliveries + 1;
   const frame = decodeFrame(inbound.bytes, inbound.fault);
   // Updated in place: copying a map that grows with every event id made a long run quadratic
@@ -79,66 +81,46 @@ function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame
   const plan = planBehaviour(decision.behaviour, ctx, 0);
   const actions = stableByTime(plan.actions);
 
-  const transport = inbound.transport;
-  const connectionId = inbound.connectionId;
-  // Entries are built field by field (no spreads of a shared base): this runs for every frame,
-  // and object spread into a literal is a slow path in V8.
-  const record: InboundRecord = {
-    type: 'inbound',
+  // The delivery is kept as one flat object; its public entries are built when they are read.
+  const recorded = new RecordedDelivery(
     delivery,
-    transport,
-    connectionId,
-    at: { monotonic: inbound.at.monotonic, wall: inbound.at.wall },
-    bytes: frame.text !== undefined ? { text: frame.text } : encodeBytes(inbound.bytes),
-    kind: frame.kind,
+    inbound.transport,
+    inbound.connectionId,
+    inbound.at.monotonic,
+    inbound.at.wall,
+    frame.text !== undefined ? frame.text : encodeBytes(inbound.bytes),
+    inbound.fault,
+    inbound.http,
     attempt,
-    rule: decision.rule,
-    planned: decision.planned,
-    behaviour: plan.chosen,
-  };
-  if (inbound.http) {
-    const { method, path, headers } = inbound.http;
-    record.http = { method, path, headers: copyHeaders(headers) };
-  }
-  if (frame.method !== undefined) record.method = frame.method;
-  if (frame.id !== undefined) record.id = frame.id;
-  if (frame.eventId !== undefined) record.eventId = frame.eventId;
-  if (frame.eventType !== undefined) record.eventType = frame.eventType;
-  if (frame.toolName !== undefined) record.toolName = frame.toolName;
-
-  const records: RecordEntry[] = [record];
-  for (const v of violations) {
-    const entry: RecordEntry = {
-      type: 'violation',
-      delivery,
-      transport,
-      connectionId,
-      code: v.code,
-      message: v.message,
-    };
-    if (v.path !== undefined) entry.path = v.path;
-    records.push(entry);
-  }
-  for (const a of actions) {
-    records.push({ type: 'outbound', delivery, transport, connectionId, action: recordPlanned(a) });
-  }
-  return { actions, state: { deliveries: delivery, attempts, fired, prng: ctx.prng }, records };
+    decision.rule,
+    decision.planned,
+    plan.chosen,
+    violations.length === 0 ? NO_VIOLATIONS : violations,
+    actions,
+  );
+  return new Stepped(actions, { deliveries: delivery, attempts, fired, prng: ctx.prng }, recorded);
 }
+
+/** Shared by every delivery without violations (most of them), instead of an empty array each. */
+const NO_VIOLATIONS: readonly FrameViolation[] = Object.freeze([]);
 
 /**
- * The record of an action this step planned. Unlike `recordAction`, it keeps the action itself
- * (bytes aside): every action is planned afresh per frame (a head's headers included) and the
- * shells only read them, so a copy would be one more object to make and keep per delivery.
+ * A step's result. Its `records` are built from the compact delivery on first read: the session
+ * keeps `recorded` instead, and builds entries only for those who read the recording.
  */
-function recordPlanned(action: Action): RecordedAction {
-  return action.type === 'write' ? recordAction(action) : action;
-}
+export class Stepped implements StepResult {
+  private built: RecordEntry[] | undefined;
 
-/** A copy of a header map (a loop: cheaper than a spread of an object with many keys). */
-function copyHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name in headers) out[name] = headers[name] as string;
-  return out;
+  constructor(
+    readonly actions: Action[],
+    readonly state: EngineState,
+    readonly recorded: RecordedDelivery | readonly RecordEntry[],
+  ) {}
+
+  get records(): RecordEntry[] {
+    this.built ??= [...entriesOf(this.recorded)];
+    return this.built;
+  }
 }
 
 /** Scenario-level HTTP checks that answer before any rule: method, media type, bearer token. */
@@ -220,7 +202,7 @@ function stableByTime(actions: Action[]): Action[] {
   return actions;
 }
 
-function engineError(state: EngineState, inbound: InboundFrame, e: unknown): StepResult {
+function engineError(state: EngineState, inbound: InboundFrame, e: unknown): Stepped {
   const base = {
     delivery: state.deliveries + 1,
     transport: inbound.transport,
@@ -242,7 +224,7 @@ function engineError(state: EngineState, inbound: InboundFrame, e: unknown): Ste
     { type: 'violation', ...base, code: 'engine-error', message },
     ...actions.map((a): RecordEntry => ({ type: 'outbound', ...base, action: recordAction(a) })),
   ];
-  return { actions, state: { ...state, deliveries: base.delivery }, records };
+  return new Stepped(actions, { ...state, deliveries: base.delivery }, records);
 }
 
 /** Process start: the stdio banner, or a refusal to start (message on stderr, then exit). */

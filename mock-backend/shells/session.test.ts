@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../protocol/clock.js';
-import { frameOf, interceptRequest } from '../engine-test-frames.js';
+import { frameOf, interceptRequest, observeNotification, runFrames } from '../engine-test-frames.js';
 import type { Scenario } from '../model.js';
 import { DeliveryTimeout, MockSession } from './session.js';
 
@@ -27,6 +27,47 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
 }
 
 describe('MockSession', () => {
+  it('records the same entries whether they are read between steps, listened to, or read at the end', () => {
+    // Deliveries are kept compact and their entries built on read: whenever that happens, the
+    // entries must be those the engine gives for the frame (exact bytes, ids, violations, actions).
+    const frames = [
+      frameOf(interceptRequest({ eventId: 'a' })),
+      frameOf(interceptRequest({ eventId: 'b' }), 'http', {
+        http: { method: 'POST', path: '/hook', headers: { 'content-type': 'text/plain', 'x-n': '1' } },
+      }),
+      frameOf(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])),
+      frameOf({ ...interceptRequest({ eventId: 'c' }), id: 'not-c' }),
+      frameOf(observeNotification('d')),
+      frameOf(interceptRequest({ eventId: 'a' })),
+    ];
+    const expected = JSON.parse(JSON.stringify(runFrames(failTwice, frames).flatMap((r) => r.records)));
+    const atEnd = new MockSession(failTwice);
+    const between = new MockSession(failTwice);
+    const listened = new MockSession(failTwice);
+    const heard: unknown[] = [];
+    listened.onRecord((e) => heard.push(e));
+    for (const [i, frame] of frames.entries()) {
+      atEnd.step(frame);
+      between.step(frame);
+      listened.step(frame);
+      if (i % 2 === 0) expect(between.recordings().length).toBeGreaterThan(0);
+    }
+    const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
+    expect(json(atEnd.recordings())).toEqual(expected);
+    expect(json(between.recordings())).toEqual(expected);
+    expect(json(listened.recordings())).toEqual(expected);
+    expect(json(heard)).toEqual(expected);
+    expect(expected.filter((e: { type: string }) => e.type === 'violation').length).toBeGreaterThanOrEqual(3);
+    expect(atEnd.deliveries().map((d) => [d.eventId, d.attempt])).toEqual([
+      ['a', 1],
+      ['b', 1],
+      [undefined, 1],
+      ['c', 1],
+      ['d', 1],
+      ['a', 2],
+    ]);
+  });
+
   it('shares attempt counting across connections and transports', () => {
     const session = new MockSession(failTwice);
     const frame = (transport: 'stdio' | 'http', connectionId: string) => ({

@@ -1,0 +1,116 @@
+/**
+ * What the mock keeps of one delivery until somebody reads the recording: the frame's text (or its
+ * bytes when they are not UTF-8), its arrival, the engine's decision and the actions it planned,
+ * as one flat object. The public entries (inbound, violations, outbound, see model.ts) are derived
+ * from it on demand, with the same fields and content as if built at step time.
+ *
+ * Why: a mock answers many thousands of frames and is read a few times. Building and keeping the
+ * full entries per frame (a dozen objects: the record, its instant, its bytes, each outbound entry
+ * with its encoded bytes, the id strings) was about half of the engine's step time, most of it in
+ * the garbage collector copying what every delivery kept. The fields a read derives again (kind,
+ * method, ids, tool name) come from decoding the same bytes, which is deterministic.
+ */
+import { decodeFrame, type FrameViolation } from './engine-inbound.js';
+import type {
+  Action,
+  Behaviour,
+  Bytes,
+  FramingFault,
+  HttpMeta,
+  InboundRecord,
+  RecordEntry,
+  RecordedAction,
+  Transport,
+} from './model.js';
+import { decodeBytes, recordAction } from './recording.js';
+
+/** One delivery as stepped, before its entries are built. Shells never mutate what it refers to. */
+export class RecordedDelivery {
+  constructor(
+    readonly delivery: number,
+    readonly transport: Transport,
+    readonly connectionId: string,
+    readonly monotonic: number,
+    readonly wall: number,
+    /** The frame as text when its bytes are UTF-8 (the exact bytes), else their recorded form. */
+    readonly source: string | Bytes,
+    readonly fault: FramingFault | undefined,
+    /** The shell's request line and header map (node's own map, never modified after parsing). */
+    readonly http: HttpMeta | undefined,
+    readonly attempt: number,
+    readonly rule: number | null,
+    readonly planned: boolean,
+    readonly behaviour: Behaviour,
+    readonly violations: readonly FrameViolation[],
+    /** The actions planned for the frame, as the shells received them (they only read them). */
+    readonly actions: readonly Action[],
+  ) {}
+
+  /** The public entries: the inbound record, its violations, then one outbound entry per action. */
+  entries(): RecordEntry[] {
+    const { delivery, transport, connectionId } = this;
+    const bytes: Bytes = typeof this.source === 'string' ? { text: this.source } : this.source;
+    const frame = decodeFrame(decodeBytes(bytes), this.fault);
+    const record: InboundRecord = {
+      type: 'inbound',
+      delivery,
+      transport,
+      connectionId,
+      at: { monotonic: this.monotonic, wall: this.wall },
+      bytes,
+      kind: frame.kind,
+      attempt: this.attempt,
+      rule: this.rule,
+      planned: this.planned,
+      behaviour: this.behaviour,
+    };
+    if (this.http) {
+      const { method, path, headers } = this.http;
+      record.http = { method, path, headers: copyHeaders(headers) };
+    }
+    if (frame.method !== undefined) record.method = frame.method;
+    if (frame.id !== undefined) record.id = frame.id;
+    if (frame.eventId !== undefined) record.eventId = frame.eventId;
+    if (frame.eventType !== undefined) record.eventType = frame.eventType;
+    if (frame.toolName !== undefined) record.toolName = frame.toolName;
+
+    const out: RecordEntry[] = [record];
+    for (const v of this.violations) {
+      const entry: RecordEntry = {
+        type: 'violation',
+        delivery,
+        transport,
+        connectionId,
+        code: v.code,
+        message: v.message,
+      };
+      if (v.path !== undefined) entry.path = v.path;
+      out.push(entry);
+    }
+    for (const a of this.actions) {
+      out.push({ type: 'outbound', delivery, transport, connectionId, action: recordPlanned(a) });
+    }
+    return out;
+  }
+}
+
+/** The entries of a delivery kept compact, or of one recorded as entries already (start, engine errors). */
+export function entriesOf(recorded: RecordedDelivery | readonly RecordEntry[]): readonly RecordEntry[] {
+  return recorded instanceof RecordedDelivery ? recorded.entries() : recorded;
+}
+
+/**
+ * The record of an action planned for the frame. Unlike `recordAction`, it keeps the action itself
+ * (bytes aside): every action is planned afresh per frame (a head's headers included) and the
+ * shells only read them, so a copy would be one more object to make and keep.
+ */
+function recordPlanned(action: Action): RecordedAction {
+  return action.type === 'write' ? recordAction(action) : action;
+}
+
+/** A copy of a header map (a loop: cheaper than a spread of an object with many keys). */
+function copyHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in headers) out[name] = headers[name] as string;
+  return out;
+}
