@@ -4,7 +4,7 @@ import type { CancelView } from './cancellation.js';
 import { HarnessSendContext } from './transports/abortable.js';
 import type { CallBudget } from './budget.js';
 import type { TranscriptRecorder } from './transcript.js';
-import type { BackendTransport, NotifyOutcome, SendContext, TransportReply } from './transport.js';
+import type { BackendTransport, NotifyOutcome, SendContext, TransportFailure } from './transport.js';
 
 /** What every delivery of one hook call shares. */
 export interface DeliveryDeps {
@@ -38,20 +38,12 @@ function lateReplyNote(deps: DeliveryDeps, record: AuditRecord): (raw: Uint8Arra
   };
 }
 
-/** Calls `transport.request`, turning a contract breach (a throw or rejection) into a failure value. */
-export async function safeRequest(
-  transport: BackendTransport,
-  frame: string,
-  ctx: SendContext,
-): Promise<TransportReply> {
-  try {
-    return await transport.request(frame, ctx);
-  } catch (error) {
-    return {
-      ok: false,
-      failure: { failureClass: 'connection', code: 'transport.exception', detail: String(error) },
-    };
-  }
+/** The failure value of a transport that broke its contract by throwing or rejecting. */
+export function transportException(error: unknown): { ok: false; failure: TransportFailure } {
+  return {
+    ok: false,
+    failure: { failureClass: 'connection', code: 'transport.exception', detail: String(error) },
+  };
 }
 
 /** Calls `transport.notify`, turning a contract breach (a throw or rejection) into a failure value. */
@@ -63,9 +55,6 @@ export async function safeNotify(
   try {
     return await transport.notify(frame, ctx);
   } catch (error) {
-    return {
-      ok: false,
-      failure: { failureClass: 'connection', code: 'transport.exception', detail: String(error) },
-    };
+    return transportException(error);
   }
 }

@@ -10,7 +10,7 @@ import { buildCapabilities } from './advertised-effects.js';
 import type { AuditRecord } from './audit.js';
 import { startCallBudget, type CallBudget } from './budget.js';
 import { Cancellation } from './cancellation.js';
-import { runChain } from './chain.js';
+import { runChain, type ChainSettlement } from './chain.js';
 import type { DeliveryDeps } from './delivery.js';
 import { planDispatch, type DispatchPlan, type Planned } from './dispatch.js';
 import { HarnessClosedError, HarnessConfigError, HarnessInputError } from './errors.js';
@@ -118,62 +118,6 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
     wallNow: () => clock.wallNow(),
   };
 
-  const runCall = async (event: ToolBeforeEvent, call: CallBudget): Promise<InvokeResult> => {
-    const transcript = new TranscriptRecorder(clock);
-    const deps: DeliveryDeps = {
-      clock,
-      call,
-      transcript,
-      transportFor,
-      protocolVersion: PROTOCOL_VERSION,
-      retries: resolved.retries,
-      retryBackoffMs: resolved.retryBackoffMs,
-    };
-    const plan = planFor(event.type);
-    const settlement = await runChain(
-      plan.intercepts,
-      { event, permission: 'none', messages: [] },
-      capabilities,
-      deps,
-    );
-    const targets = observeTargets(plan.observers, settlement.uncalled);
-    // Interruption starts no observations; otherwise the call owns them until each ends or is bounded.
-    // Most calls have no observers: they settle without waiting for an empty delivery.
-    const observed =
-      targets.length === 0
-        ? []
-        : settlement.ending !== undefined
-          ? skippedObservations(targets, clock.now(), `not started: the call ended (${settlement.ending})`)
-          : await deliverObservations(targets, settlement.state.event, resolved.observerBoundMs, deps);
-    const result: InvokeResult = {
-      decision: settlement.decision,
-      synthetic: settlement.synthetic,
-      interrupted: settlement.ending !== undefined,
-      permission: settlement.state.permission,
-      messages: settlement.state.messages,
-      event,
-      effectiveEvent: settlement.state.event,
-      audit: observed.length === 0 ? settlement.records : [...settlement.records, ...observed],
-      transcript: transcript.entries,
-    };
-    if (settlement.reason !== undefined) result.reason = settlement.reason;
-    if (settlement.denyCode !== undefined) result.denyCode = settlement.denyCode;
-    if (settlement.ending !== undefined) result.ending = settlement.ending;
-    // The call owns its observations: ending while they run (budget, cancel, close) ends the call
-    // before the host has its answer, and an interrupted call is never permission to run.
-    const late = settlement.ending === undefined ? call.ending() : undefined;
-    if (late !== undefined) {
-      result.interrupted = true;
-      result.ending = late;
-      if (result.decision === 'continue') {
-        result.decision = 'deny';
-        result.reason = interruptedReason(late);
-        result.synthetic = true;
-      }
-    }
-    return result;
-  };
-
   return {
     async invoke(input, invokeOptions = {}) {
       if (closing) throw new HarnessClosedError();
@@ -198,8 +142,40 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
         ...(signal === undefined ? {} : { signal }),
       });
       active++;
+      // The call's body is here rather than in a helper: each async layer costs ticks per call.
       try {
-        return await runCall(built.event, call);
+        const event = built.event;
+        const transcript = new TranscriptRecorder(clock);
+        const deps: DeliveryDeps = {
+          clock,
+          call,
+          transcript,
+          transportFor,
+          protocolVersion: PROTOCOL_VERSION,
+          retries: resolved.retries,
+          retryBackoffMs: resolved.retryBackoffMs,
+        };
+        const plan = planFor(event.type);
+        const settlement = await runChain(
+          plan.intercepts,
+          { event, permission: 'none', messages: [] },
+          capabilities,
+          deps,
+        );
+        const targets = observeTargets(plan.observers, settlement.uncalled);
+        // Interruption starts no observations; otherwise the call owns them until each ends or is bounded.
+        // Most calls have no observers: they settle without waiting for an empty delivery.
+        const observed =
+          targets.length === 0
+            ? []
+            : settlement.ending !== undefined
+              ? skippedObservations(
+                  targets,
+                  clock.now(),
+                  `not started: the call ended (${settlement.ending})`,
+                )
+              : await deliverObservations(targets, settlement.state.event, resolved.observerBoundMs, deps);
+        return callResult(event, settlement, observed, transcript.entries, call);
       } finally {
         call.dispose();
         if (--active === 0) drained?.();
@@ -220,6 +196,43 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
       return owned.flatMap((t) => t.livePids());
     },
   };
+}
+
+/** The settled result of one call, from its chain settlement and owned observations. */
+function callResult(
+  event: ToolBeforeEvent,
+  settlement: ChainSettlement,
+  observed: AuditRecord[],
+  transcript: TranscriptEntry[],
+  call: CallBudget,
+): InvokeResult {
+  const result: InvokeResult = {
+    decision: settlement.decision,
+    synthetic: settlement.synthetic,
+    interrupted: settlement.ending !== undefined,
+    permission: settlement.state.permission,
+    messages: settlement.state.messages,
+    event,
+    effectiveEvent: settlement.state.event,
+    audit: observed.length === 0 ? settlement.records : [...settlement.records, ...observed],
+    transcript,
+  };
+  if (settlement.reason !== undefined) result.reason = settlement.reason;
+  if (settlement.denyCode !== undefined) result.denyCode = settlement.denyCode;
+  if (settlement.ending !== undefined) result.ending = settlement.ending;
+  // The call owns its observations: ending while they run (budget, cancel, close) ends the call
+  // before the host has its answer, and an interrupted call is never permission to run.
+  const late = settlement.ending === undefined ? call.ending() : undefined;
+  if (late !== undefined) {
+    result.interrupted = true;
+    result.ending = late;
+    if (result.decision === 'continue') {
+      result.decision = 'deny';
+      result.reason = interruptedReason(late);
+      result.synthetic = true;
+    }
+  }
+  return result;
 }
 
 /** The observers of the event, then the interceptors a short-circuit left uncalled (boundary copies). */

@@ -4,13 +4,13 @@ import { buildInterceptRequest } from '../protocol/messages.js';
 import type { Capabilities } from '../protocol/wire-types.js';
 import { endingOutcome, openRecord, type AuditRecord } from './audit.js';
 import { startSubscriptionDeadline, type SubscriptionDeadline } from './deadline.js';
-import { safeRequest, sendContext, type DeliveryDeps } from './delivery.js';
+import { sendContext, transportException, type DeliveryDeps } from './delivery.js';
 import type { Planned } from './dispatch.js';
 import type { Ending } from './interruption.js';
 import { judgeReply } from './reply-judge.js';
 import { runWithRetries } from './retry.js';
 import { stageEffects, type EffectiveState, type Staged } from './staging.js';
-import type { BackendTransport, TransportFailure } from './transport.js';
+import type { BackendTransport, TransportFailure, TransportReply } from './transport.js';
 
 /** How one interceptor ended: an accepted response, an operational failure, or the call's ending. */
 export type InterceptStep =
@@ -112,11 +112,14 @@ function attemptWith(a: Attempt): (n: number) => Promise<Verdict> {
 /** One send of the frame, its reply judged and its effects staged. */
 async function sendAndJudge(a: Attempt, n: number): Promise<Verdict> {
   const { state, capabilities, deps, record } = a;
-  const reply = await safeRequest(
-    a.transport,
-    a.frame,
-    sendContext(deps, record, a.deadline.cancellation, n),
-  );
+  // A throw or rejection breaks the transport contract: it becomes a failure value here, in this
+  // function rather than a wrapper (each async layer costs ticks on the way to the write and back).
+  let reply: TransportReply;
+  try {
+    reply = await a.transport.request(a.frame, sendContext(deps, record, a.deadline.cancellation, n));
+  } catch (error) {
+    reply = transportException(error);
+  }
   const judged = judgeReply(reply, {
     requestId: a.requestId,
     protocolVersion: deps.protocolVersion,

@@ -1,5 +1,3 @@
-import { ABORTED, raceSignal, type CancelView } from './cancellation.js';
-
 /** Why a hook call stopped before it settled: explicit cancellation, budget expiry, or shutdown. */
 export type Ending = 'cancelled' | 'budget-expired' | 'closed';
 
@@ -34,16 +32,3 @@ export function stopReasonOf(signal: {
   const reason: unknown = signal.reason;
   return reason instanceof CallInterrupted ? reason.ending : 'deadline';
 }
-
-export type Raced<T> = { done: true; value: T } | { done: false };
-
-/**
- * Waits for `work` unless `signal` aborts first. The core never trusts a transport to honour
- * abort promptly: interruption must end pending requests at once, whatever the transport does.
- * A rejection of `work` before the abort is passed through.
- */
-export function untilAborted<T>(work: Promise<T>, cancel: AbortSignal | CancelView): Promise<Raced<T>> {
-  return raceSignal(work, cancel).then((value) => (value === ABORTED ? NOT_DONE : { done: true, value }));
-}
-
-const NOT_DONE: Raced<never> = Object.freeze({ done: false });

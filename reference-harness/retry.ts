@@ -1,6 +1,7 @@
 import type { Clock } from '../protocol/clock.js';
 import type { SubscriptionDeadline } from './deadline.js';
-import { untilAborted, type StopReason } from './interruption.js';
+import { ABORTED, raceSignal } from './cancellation.js';
+import type { StopReason } from './interruption.js';
 
 /** How one delivery went, attempt by attempt, under one deadline. */
 export interface RetryRun<R> {
@@ -36,11 +37,12 @@ export async function runWithRetries<R>(options: RetryOptions<R>): Promise<Retry
   for (let attempt = 1; ; attempt++) {
     const before = deadline.check();
     if (before !== undefined) return withLast({ attempts: attempt - 1, stopped: before }, last);
-    const raced = await untilAborted(options.attempt(attempt), deadline.cancellation);
+    // Raced directly (no wrapping result object): this runs once per delivery, on the hot path.
+    const value = await raceSignal(options.attempt(attempt), deadline.cancellation);
     const after = deadline.check();
-    if (!raced.done || after !== undefined)
+    if (value === ABORTED || after !== undefined)
       return withLast({ attempts: attempt, stopped: after ?? 'deadline' }, last);
-    last = raced.value;
+    last = value;
     if (!options.isFailure(last) || attempt > options.retries) return { attempts: attempt, last };
     // A retry that could not even start before the deadline is not attempted.
     if (clock.now() + options.backoffMs >= deadline.deadlineAt) return { attempts: attempt, last };
