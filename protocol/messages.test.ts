@@ -1,9 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from './json.js';
 import {
   buildInterceptRequest,
   buildObserveNotification,
   checkInterceptResult,
+  InterceptFrames,
   validateInterceptRequest,
   validateInterceptResponse,
   validateObserveNotification,
@@ -111,6 +113,51 @@ describe('builders', () => {
     expect(req.id).toBe(event.id);
     expect(req.method).toBe('hooks/intercept');
     expect(validateInterceptRequest(req as unknown as JsonValue)).toEqual([]);
+  });
+
+  it('serializes intercept requests byte for byte as JSON.stringify of the built request', () => {
+    const json = fc.jsonValue() as fc.Arbitrary<JsonValue>;
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary' }),
+        fc.dictionary(fc.string({ unit: 'binary' }), json),
+        fc.array(fc.string({ unit: 'binary' })),
+        fc.string({ unit: 'binary' }),
+        (id, fields, effects, protocolVersion) => {
+          const event = { ...fields, id } as unknown as EventEnvelope;
+          const capabilities = { effects, extra: fields };
+          const frames = new InterceptFrames(protocolVersion, capabilities);
+          const expected = JSON.stringify(buildInterceptRequest({ protocolVersion, event, capabilities }));
+          expect(frames.frame(event)).toBe(expected);
+          expect(frames.frame({ ...event, id: `${id}2` })).toBe(
+            JSON.stringify(
+              buildInterceptRequest({ protocolVersion, event: { ...event, id: `${id}2` }, capabilities }),
+            ),
+          );
+        },
+      ),
+    );
+  });
+
+  it('serializes a request whose id is not a string, or whose capabilities hold its marks, as stringify does', () => {
+    const capabilities = { effects: ['\u0000id', '\u0000event'] };
+    const frames = new InterceptFrames('draft', capabilities);
+    const event = sampleToolBefore() as unknown as EventEnvelope;
+    for (const e of [event, { ...event, id: undefined }, { ...event, id: 7 }] as unknown as EventEnvelope[]) {
+      expect(frames.frame(e)).toBe(
+        JSON.stringify(buildInterceptRequest({ protocolVersion: 'draft', event: e, capabilities })),
+      );
+    }
+    const plain = new InterceptFrames('draft', { effects: [] });
+    expect(plain.frame({ ...event, id: undefined } as unknown as EventEnvelope)).toBe(
+      JSON.stringify(
+        buildInterceptRequest({
+          protocolVersion: 'draft',
+          event: { ...event, id: undefined } as unknown as EventEnvelope,
+          capabilities: { effects: [] },
+        }),
+      ),
+    );
   });
 
   it('builds an observe notification without an id, and it validates', () => {

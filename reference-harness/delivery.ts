@@ -1,4 +1,5 @@
 import type { Clock } from '../protocol/clock.js';
+import type { InterceptFrames } from '../protocol/messages.js';
 import type { AuditRecord } from './audit.js';
 import type { CancelView } from './cancellation.js';
 import { HarnessSendContext } from './transports/abortable.js';
@@ -13,6 +14,8 @@ export interface DeliveryDeps {
   transcript: TranscriptRecorder;
   transportFor: (backendId: string) => BackendTransport;
   protocolVersion: string;
+  /** Request frames for `protocolVersion` and the harness's capabilities (made once per harness). */
+  interceptFrames: InterceptFrames;
   retries: number;
   retryBackoffMs: number;
 }

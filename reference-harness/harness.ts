@@ -5,6 +5,7 @@ import type {
   InterceptSubscription,
   ObserveSubscription,
 } from '../protocol/registration.js';
+import { InterceptFrames } from '../protocol/messages.js';
 import { PROTOCOL_VERSION, type ToolBeforeEvent } from '../protocol/wire-types.js';
 import { buildCapabilities } from './advertised-effects.js';
 import type { AuditRecord } from './audit.js';
@@ -97,6 +98,7 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
     owned.push(transport);
   }
   const capabilities = buildCapabilities(resolved.advertisedEffects);
+  const interceptFrames = new InterceptFrames(PROTOCOL_VERSION, capabilities);
   const shutdown = new Cancellation();
   // The registration is a normalized copy that never changes, so one plan per event type holds.
   const plans = new Map<string, DispatchPlan>();
@@ -152,6 +154,7 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
           transcript,
           transportFor,
           protocolVersion: PROTOCOL_VERSION,
+          interceptFrames,
           retries: resolved.retries,
           retryBackoffMs: resolved.retryBackoffMs,
         };

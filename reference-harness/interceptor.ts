@@ -1,6 +1,5 @@
 import type { JsonValue } from '../protocol/json.js';
 import type { InterceptSubscription } from '../protocol/registration.js';
-import { buildInterceptRequest } from '../protocol/messages.js';
 import type { Capabilities } from '../protocol/wire-types.js';
 import { endingOutcome, openRecord, type AuditRecord } from './audit.js';
 import { startSubscriptionDeadline, type SubscriptionDeadline } from './deadline.js';
@@ -36,19 +35,15 @@ export async function runInterceptor(
   const { subscription } = planned;
   const record = openRecord(planned.ref, 'intercept', 'no-effect', clock.now());
   record.policy = subscription.failurePolicy;
-  const request = buildInterceptRequest({
-    protocolVersion: deps.protocolVersion,
-    event: state.event,
-    capabilities,
-  });
-  const frame = JSON.stringify(request);
+  // Serialized once: every retry resends these exact bytes.
+  const frame = deps.interceptFrames.frame(state.event);
   const transport = deps.transportFor(planned.backend.id);
   const deadline = startSubscriptionDeadline(clock, deps.call, subscription.timeoutMs);
 
   const attempt: Attempt = {
     transport,
     frame,
-    requestId: request.id,
+    requestId: state.event.id,
     state,
     capabilities,
     deps,
