@@ -91,12 +91,13 @@ describe('command lines in the docs and the README', () => {
     for (const [file, text] of sources) {
       for (const line of commandLines(text)) {
         const [name, ...args] = line.split(' ');
-        const command = COMMANDS.find((c) => c.name === name);
-        if (!command) {
+        const entry = COMMANDS.find((c) => c.name === name);
+        if (!entry) {
           problems.push(`${file}: unknown command "${name}" in "${line}"`);
           continue;
         }
         checked++;
+        const command = await entry.load();
         const dashes = args.indexOf('--');
         for (const arg of dashes === -1 ? args : args.slice(0, dashes)) {
           const flag = arg.startsWith('--') ? arg.split('=')[0] : undefined;

@@ -34,12 +34,13 @@ export async function run(io: CliIo): Promise<number> {
     writeLine(io.stdout, toolVersion());
     return EXIT.ok;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     const known = COMMANDS.map((c) => c.name).join(', ');
     writeLine(io.stderr, `ahp-conformance: unknown command "${name}"; use one of: ${known}.`);
     return EXIT.usage;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     const beforeDashes = rest.indexOf('--') === -1 ? rest : rest.slice(0, rest.indexOf('--'));
     if (beforeDashes.includes('--help') || beforeDashes.includes('-h')) {

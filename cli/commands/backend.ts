@@ -176,7 +176,6 @@ export function backendReporters(requested: readonly ReporterName[]): ReporterNa
 /** The `backend` command. */
 export const backendCommand: Command = {
   name: 'backend',
-  summary: 'self-certify an AHP backend (stdio command or HTTP URL) and write its report',
   help: HELP,
   async run(args, io: CliIo) {
     const line = await parseCommandLine(

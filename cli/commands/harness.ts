@@ -200,7 +200,6 @@ async function runHarness(args: readonly string[], io: CliIo): Promise<number> {
 /** The `harness` subcommand. */
 export const harnessCommand: Command = {
   name: 'harness',
-  summary: 'run the harness suite against a driver (default: the bundled reference harness)',
   help: HELP,
   run: runHarness,
 };

@@ -1,15 +1,30 @@
-import { backendCommand } from './backend.js';
-import { harnessCommand } from './harness.js';
-import { listCommand } from './list.js';
-import { mockBackendCommand } from './mock-backend.js';
-import type { Command } from './registry.js';
-import { validateCommand } from './validate.js';
+import type { CommandEntry } from './registry.js';
 
-/** Every subcommand, in the order `--help` lists them. */
-export const COMMANDS: readonly Command[] = [
-  harnessCommand,
-  backendCommand,
-  mockBackendCommand,
-  validateCommand,
-  listCommand,
+/** Every subcommand, in the order `--help` lists them; each module loads when its command runs. */
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'harness',
+    summary: 'run the harness suite against a driver (default: the bundled reference harness)',
+    load: async () => (await import('./harness.js')).harnessCommand,
+  },
+  {
+    name: 'backend',
+    summary: 'self-certify an AHP backend (stdio command or HTTP URL) and write its report',
+    load: async () => (await import('./backend.js')).backendCommand,
+  },
+  {
+    name: 'mock-backend',
+    summary: 'run a programmable misbehaving AHP backend over stdio or HTTP',
+    load: async () => (await import('./mock-backend.js')).mockBackendCommand,
+  },
+  {
+    name: 'validate',
+    summary: 'check registration documents and wire messages (JSON or NDJSON files)',
+    load: async () => (await import('./validate.js')).validateCommand,
+  },
+  {
+    name: 'list',
+    summary: 'list every case with its requirement IDs, level and transports (runs nothing)',
+    load: async () => (await import('./list.js')).listCommand,
+  },
 ];

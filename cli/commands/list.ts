@@ -96,7 +96,6 @@ export function collectAllSuites(): Promise<Collection> {
 export function createListCommand(collect: () => Promise<Collection>): Command {
   return {
     name: 'list',
-    summary: 'list every case with its requirement IDs, level and transports (runs nothing)',
     help: HELP,
     async run(args, io: CliIo) {
       const argv = parseArgv(args, {

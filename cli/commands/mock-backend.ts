@@ -225,7 +225,6 @@ function readText(io: CliIo, path: string): Promise<string> {
 /** The `mock-backend` command. */
 export const mockBackendCommand: Command = {
   name: 'mock-backend',
-  summary: 'run a programmable misbehaving AHP backend over stdio or HTTP',
   help: HELP,
   async run(args, io) {
     const options = parseMockBackendArgs(args, io.env);

@@ -1,9 +1,19 @@
 import type { CliIo } from '../io.js';
 
-/** One subcommand: its name, a one-line summary, its help text, and what it does. */
+/** One subcommand: its name, its help text, and what it does. */
 export interface Command {
   name: string;
-  summary: string;
   help: string;
   run(args: readonly string[], io: CliIo): Promise<number>;
+}
+
+/**
+ * A subcommand as the CLI lists it: loaded only when it is the one that runs, so that
+ * `mock-backend`, `validate`, `list` and `--version` never load vitest, vite and the suites.
+ */
+export interface CommandEntry {
+  name: string;
+  /** One line for `--help`. */
+  summary: string;
+  load(): Promise<Command>;
 }

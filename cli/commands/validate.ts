@@ -46,7 +46,6 @@ function describeFile(name: string, items: ItemVerdict[]): { valid: boolean; lin
 /** The `validate` command. */
 export const validateCommand: Command = {
   name: 'validate',
-  summary: 'check registration documents and wire messages (JSON or NDJSON files)',
   help: HELP,
   async run(args, io: CliIo) {
     const argv = parseArgv(args, {
