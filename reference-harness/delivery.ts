@@ -29,7 +29,9 @@ export function sendContext(
 ): SendContext {
   return new HarnessSendContext(
     cancellation,
-    deps.transcript.onFrameFor(record.backendId, attempt),
+    deps.transcript,
+    record.backendId,
+    attempt,
     lateReplyNote(deps, record),
   );
 }

@@ -29,16 +29,22 @@ export class TranscriptRecorder {
    * second decode on every call.
    */
   record(backendId: string, direction: 'out' | 'in', raw: Uint8Array, attempt: number, text?: string): void {
+    if (text !== undefined) {
+      this.recordText(backendId, direction, text, attempt);
+      return;
+    }
     const entry: TranscriptEntry = { backendId, direction, at: this.clock.now(), attempt };
-    if (text !== undefined) entry.text = text;
-    else {
-      try {
-        entry.text = utf8.decode(raw);
-      } catch {
-        entry.base64 = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64');
-      }
+    try {
+      entry.text = utf8.decode(raw);
+    } catch {
+      entry.base64 = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64');
     }
     this.entries.push(entry);
+  }
+
+  /** Records one frame given as the text that went out (or came in) as its UTF-8 encoding. */
+  recordText(backendId: string, direction: 'out' | 'in', text: string, attempt: number): void {
+    this.entries.push({ backendId, direction, at: this.clock.now(), attempt, text });
   }
 
   /** A frame callback for one delivery attempt, in the shape `SendContext.onFrame` expects. */

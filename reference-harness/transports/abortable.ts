@@ -1,4 +1,5 @@
 import { viewOfSignal, type CancelView } from '../cancellation.js';
+import type { TranscriptRecorder } from '../transcript.js';
 import type { SendContext } from '../transport.js';
 
 export { ABORTED, raceSignal } from '../cancellation.js';
@@ -14,19 +15,36 @@ export class HarnessSendContext implements SendContext {
   readonly cancellation: CancelView;
   readonly onFrame: NonNullable<SendContext['onFrame']>;
   readonly onLateReply: NonNullable<SendContext['onLateReply']>;
+  readonly #transcript: TranscriptRecorder;
+  readonly #backendId: string;
+  readonly #attempt: number;
 
   constructor(
     cancellation: CancelView,
-    onFrame: NonNullable<SendContext['onFrame']>,
+    transcript: TranscriptRecorder,
+    backendId: string,
+    attempt: number,
     onLateReply: NonNullable<SendContext['onLateReply']>,
   ) {
     this.cancellation = cancellation;
-    this.onFrame = onFrame;
+    this.onFrame = transcript.onFrameFor(backendId, attempt);
     this.onLateReply = onLateReply;
+    this.#transcript = transcript;
+    this.#backendId = backendId;
+    this.#attempt = attempt;
   }
 
   get signal(): AbortSignal {
     return this.cancellation.signal;
+  }
+
+  /**
+   * Records a frame a transport has only as text, in place of `onFrame` (the transcript keeps
+   * text; this spares encoding bytes nobody reads). Only on the harness's own contexts, so a
+   * transport calls it after an `instanceof` check and falls back to `onFrame` otherwise.
+   */
+  recordText(direction: 'out' | 'in', text: string): void {
+    this.#transcript.recordText(this.#backendId, direction, text, this.#attempt);
   }
 }
 

@@ -1,8 +1,10 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { systemClock } from '../../protocol/clock.js';
+import { ManualClock, systemClock } from '../../protocol/clock.js';
+import { Cancellation } from '../cancellation.js';
+import { TranscriptRecorder } from '../transcript.js';
 import {
   MARGINS,
   STDIO_BACKEND,
@@ -13,6 +15,7 @@ import {
   requestFrame,
 } from '../test-backends/helpers.js';
 import type { BackendTransport, TransportReply } from '../transport.js';
+import { HarnessSendContext } from './abortable.js';
 import { createPersistentStdioTransport } from './stdio-persistent.js';
 
 const open: BackendTransport[] = [];
@@ -65,6 +68,21 @@ describe('persistent stdio transport', () => {
     expect(onlyPid(t)).toBe(pid);
     expect(ctx.frames.map((f) => f.direction)).toEqual(['out', 'in', 'out', 'in']);
     expect(ctx.frames[0]?.text).toBe(requestFrame(1));
+  });
+
+  it("writes the harness's own request as its UTF-8 line and records that text in the transcript", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ahp-persistent-')), 'lines');
+    const t = backend(['echo', `record=${file}`]);
+    const transcript = new TranscriptRecorder(new ManualClock(7));
+    const ctx = new HarnessSendContext(new Cancellation(), transcript, 'b', 2, () => undefined);
+    const frame = requestFrame('évt-😀', { text: 'naïve \u2028 ✓' });
+    expectOk(await t.request(frame, ctx));
+    expect(readFileSync(file)).toEqual(Buffer.from(`${frame}\n`, 'utf8'));
+    expect(transcript.entries).toEqual([
+      { backendId: 'b', direction: 'out', at: 7, attempt: 2, text: frame },
+      expect.objectContaining({ backendId: 'b', direction: 'in', attempt: 2 }),
+    ]);
+    expect(JSON.parse(transcript.entries[1]?.text ?? '')).toMatchObject({ id: 'évt-😀' });
   });
 
   it('gives the child exactly the environment it was passed', async () => {

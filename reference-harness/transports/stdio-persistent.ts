@@ -2,7 +2,7 @@ import type { Clock } from '../../protocol/clock.js';
 import { NdjsonDecoder, type NdjsonItem } from '../../protocol/ndjson.js';
 import type { BackendTransport, NotifyOutcome, SendContext, TransportReply } from '../transport.js';
 import type { CancelView } from '../cancellation.js';
-import { ABORTED, cancelOf, raceSignal } from './abortable.js';
+import { ABORTED, cancelOf, HarnessSendContext, raceSignal } from './abortable.js';
 import { ProcessSet, spawnBackendProcess, type BackendProcess } from './child-process.js';
 import {
   abortedFailure,
@@ -139,6 +139,10 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
     }
   };
 
+  const writeFailed = (s: Session, error: Error) => {
+    retire(s, { code: 'stdio.write-failed', detail: `writing to stdin failed: ${error.message}` });
+  };
+
   const maybeDead = (s: Session) => {
     const exit = s.proc.exitInfo();
     if (s.dead || !exit || (exit.kind === 'exited' && !s.stdoutEnded)) return;
@@ -236,13 +240,15 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
       const inflight = new Inflight(ctx, resolve, release);
       s.inflight = inflight;
       s.lastCtx = ctx;
-      // One encoding serves the write and the transcript.
-      const line = Buffer.from(`${frame}\n`, 'utf8');
-      s.proc.send(line, (error) => {
-        retire(s, { code: 'stdio.write-failed', detail: `writing to stdin failed: ${error.message}` });
-      });
+      // The harness's transcript keeps text: its line goes out as a string (encoded as it is
+      // written, like any plain client's) and no bytes are made. For any other context one
+      // encoding serves the write and the frame callback.
+      const own = ctx instanceof HarnessSendContext;
+      const line = own ? `${frame}\n` : Buffer.from(`${frame}\n`, 'utf8');
+      s.proc.send(line, (error) => writeFailed(s, error));
       inflight.listen(cancel);
-      ctx.onFrame?.('out', line.subarray(0, line.length - 1), frame);
+      if (own) ctx.recordText('out', frame);
+      else ctx.onFrame?.('out', (line as Buffer).subarray(0, line.length - 1), frame);
     });
 
   /** Runs `run` holding the one-request-at-a-time lock; results are built only when needed. */
