@@ -58,30 +58,37 @@ function writeWhole(res: ServerResponse, head: Extract<Action, { type: 'head' }>
   res.end(whole.toString('latin1'), 'latin1');
 }
 
-/** `writeWhole` for a run of its own: the outcome `runActions` would have given. */
-function sendWhole(
-  res: ServerResponse,
-  head: Extract<Action, { type: 'head' }>,
-  whole: Buffer,
-  options: RespondOptions,
-): RunOutcome {
-  try {
-    writeWhole(res, head, whole);
-    return 'done';
-  } catch {
-    if (!res.writableEnded && !res.destroyed) {
-      options.log?.('mock-backend: an HTTP action could not be carried out; the socket was destroyed');
-      res.destroy();
-    }
-    return 'stopped';
-  }
-}
-
 /** Options of one response. */
 export interface RespondOptions {
   clock: Clock;
   arrival: number;
   log?: (text: string) => void;
+}
+
+/**
+ * The common exchange, a whole reply due on arrival, sent here and now: no scheduler, promise,
+ * controller or closure. Returns the outcome, or undefined (nothing done) when the actions need
+ * `respond`.
+ */
+export function respondAtOnce(
+  res: ServerResponse,
+  actions: readonly Action[],
+  log: ((text: string) => void) | undefined,
+): RunOutcome | undefined {
+  const first = actions[0];
+  if (first?.type !== 'head' || first.afterMs !== 0) return undefined;
+  const whole = immediateBody(actions);
+  if (whole === undefined) return undefined;
+  try {
+    writeWhole(res, first, whole);
+    return 'done';
+  } catch {
+    if (!res.writableEnded && !res.destroyed) {
+      log?.('mock-backend: an HTTP action could not be carried out; the socket was destroyed');
+      res.destroy();
+    }
+    return 'stopped';
+  }
 }
 
 /** Runs the actions on `res`; resolves with the run's outcome once it is over (or hangs forever). */
@@ -90,17 +97,13 @@ export function respond(
   actions: readonly Action[],
   options: RespondOptions,
 ): Promise<RunOutcome> {
+  const now = respondAtOnce(res, actions, options.log);
+  if (now !== undefined) return Promise.resolve(now);
   // The client went away (or we reset the socket): pending actions have nowhere to go. Only a
   // run that waits can have pending actions, so an immediate one skips the controller; a finished
   // one is not aborted (a response always closes, and an abort with its exception cost more per
   // request than the rest of the exchange).
   const whole = immediateBody(actions);
-  const first = actions[0];
-  if (whole !== undefined && first?.type === 'head' && first.afterMs === 0) {
-    // The common exchange (a reply due on arrival): sent here and now, without the scheduler's
-    // promise, a controller or a closure per request.
-    return Promise.resolve(sendWhole(res, first, whole, options));
-  }
   let settled = false;
   const stop = actions.some((a) => a.afterMs > 0) ? new AbortController() : undefined;
   if (stop) {

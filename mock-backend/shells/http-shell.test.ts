@@ -96,6 +96,33 @@ describe('HTTP shell', () => {
     expect(after.status).toBe(200);
   });
 
+  it('records a body that arrives in several chunks with its exact bytes (a character split across two)', async () => {
+    const { session, url } = await start({ rules: [] });
+    const text = JSON.stringify(interceptRequest({ eventId: 'é-split' }));
+    const whole = Buffer.from(text);
+    const cut = whole.indexOf(0xc3) + 1; // inside the two bytes of 'é'
+    const reply = new Promise<string>((resolve, reject) => {
+      const req = httpRequest(
+        url,
+        { method: 'POST', headers: { 'content-type': 'application/json' } },
+        (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (c: Buffer) => parts.push(c));
+          res.on('end', () => resolve(Buffer.concat(parts).toString()));
+        },
+      );
+      req.on('error', reject);
+      // Chunked and paused between writes, so the server reads the parts as separate chunks.
+      req.write(whole.subarray(0, cut));
+      setTimeout(() => {
+        req.write(whole.subarray(cut, cut + 10));
+        setTimeout(() => req.end(whole.subarray(cut + 10)), 20);
+      }, 20);
+    });
+    expect(JSON.parse(await reply)).toMatchObject({ id: 'é-split', result: { effects: [] } });
+    expect(session.deliveries()[0]?.bytes).toEqual({ text });
+  });
+
   it('records a body past the size cap as frame-too-large, answers it as unparseable and keeps serving', async () => {
     const { session, url } = await start({ rules: [] });
     const res = await rawRequest(url, { body: Buffer.alloc(DEFAULT_MAX_FRAME_BYTES + 1, 0x20) });

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { DEFAULT_MAX_FRAME_BYTES } from '../../protocol/ndjson.js';
 import type { HttpMeta, InboundFrame } from '../model.js';
-import { respond } from './http-responder.js';
+import { respond, respondAtOnce } from './http-responder.js';
 import type { MockSession } from './session.js';
 import { listenOnLoopback } from './listen-loopback.js';
 
@@ -43,39 +43,50 @@ export async function startHttpShell(
   server.on('connection', (socket: Socket) => {
     connections.set(socket, `c${++nextConnection}`);
     // A peer that resets the connection must not surface as an unhandled error.
-    socket.on('error', () => undefined);
+    socket.on('error', ignore);
   });
   server.on('clientError', (_error, socket: Socket) => socket.destroy());
+  const log = options.log;
   server.on('request', (req, res) => {
-    const chunks: Buffer[] = [];
+    // The usual body arrives in one chunk: node copies each chunk into a buffer of its own, so
+    // that one is handed on as is (no array, concatenation or copy per request).
+    let first: Buffer | undefined;
+    let more: Buffer[] | undefined;
     let size = 0;
     req.on('data', (chunk: Buffer) => {
-      // Past the cap the body is not kept; the engine records the frame as too large.
-      if (size + chunk.length <= DEFAULT_MAX_FRAME_BYTES) chunks.push(chunk);
       size += chunk.length;
+      // Past the cap the body is not kept; the engine records the frame as too large.
+      if (size > DEFAULT_MAX_FRAME_BYTES) {
+        first = more = undefined;
+      } else if (first === undefined) first = chunk;
+      else (more ??= [first]).push(chunk);
     });
-    req.on('error', () => undefined);
+    req.on('error', ignore);
     req.on('end', () => {
       const at = session.now();
-      const tooLarge = size > DEFAULT_MAX_FRAME_BYTES;
       const frame: InboundFrame = {
-        bytes: tooLarge ? new Uint8Array(0) : new Uint8Array(Buffer.concat(chunks)),
+        bytes: more !== undefined ? Buffer.concat(more, size) : (first ?? NO_BYTES),
         transport: 'http',
         connectionId: connections.get(req.socket) ?? 'c?',
         at,
         http: httpMeta(req),
       };
-      if (tooLarge) frame.fault = 'too-large';
+      if (size > DEFAULT_MAX_FRAME_BYTES) frame.fault = 'too-large';
       const { actions } = session.step(frame);
-      void respond(res, actions, {
-        clock: session.clock,
-        arrival: at.monotonic,
-        ...(options.log ? { log: options.log } : {}),
-      });
+      // A reply due on arrival (nearly every exchange) is sent here and now; others are scheduled.
+      if (respondAtOnce(res, actions, log) === undefined) {
+        void respond(res, actions, { clock: session.clock, arrival: at.monotonic, ...(log ? { log } : {}) });
+      }
     });
   });
 
   return listenOnLoopback(server, options);
+}
+
+const NO_BYTES = new Uint8Array(0);
+
+function ignore(): void {
+  // A request's or socket's error (the peer went away) ends the exchange: nothing to answer.
 }
 
 /**
