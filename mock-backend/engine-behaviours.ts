@@ -29,7 +29,8 @@ export interface Plan {
   chosen: Behaviour;
 }
 
-const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json' };
+// Frozen: the one-write reply shares it with every head it plans (shells only read actions).
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
 const DEFAULT_CHALLENGE = 'Bearer realm="ahp-mock"';
 
 /** Plans a behaviour. Never throws for any behaviour value, typed or not. */
@@ -77,7 +78,7 @@ function planLeaf(b: Leaf, ctx: PlanContext, at: number): Action[] {
     case 'mismatched-id':
     case 'not-jsonrpc':
     case 'malformed-json':
-      return body(ctx, at, [[0, framed(ctx, replyText(ctx, b))]]);
+      return oneWrite(ctx, at, framed(ctx, replyText(ctx, b)));
     case 'malformed-utf8': {
       const [first, second] = malformedUtf8Parts(ctx);
       if (!b.split) return body(ctx, at, [[0, concat(first, second)]]);
@@ -171,6 +172,17 @@ function notApplicable(b: Behaviour, ctx: PlanContext, at: number): Plan {
     ),
     chosen: b,
   };
+}
+
+/**
+ * `body` with one chunk due at `at`, as an array of its exact length: a recording keeps the
+ * actions of every delivery, and the array `body` grows by pushes keeps room for 17 elements.
+ */
+function oneWrite(ctx: PlanContext, at: number, bytes: Uint8Array): Action[] {
+  const write: Action = { type: 'write', afterMs: at, bytes };
+  const end: Action = { type: 'end', afterMs: at };
+  if (ctx.transport === 'stdio') return [write, end];
+  return [{ type: 'head', afterMs: at, status: 200, headers: JSON_HEADERS }, write, end];
 }
 
 /** A reply body written in chunks at offsets from `at` (HTTP: after a 200 JSON head), then ended. */
