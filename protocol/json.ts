@@ -35,3 +35,14 @@ export function childPath(path: string, key: string | number): string {
   if (typeof key === 'number') return `${path}[${key}]`;
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }
+
+/** Strings whose JSON text is the string in quotes: nothing in them needs an escape. */
+const PLAIN_STRING = /^[\w.:+-]*$/;
+
+/**
+ * `JSON.stringify(s)` for a string, without the call when `s` needs no escape (ids, times and
+ * names usually do not; each stringify call costs about 0.1 µs here).
+ */
+export function jsonStringText(s: string): string {
+  return PLAIN_STRING.test(s) ? `"${s}"` : JSON.stringify(s);
+}

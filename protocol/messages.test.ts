@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { JsonObject, JsonValue } from './json.js';
+import { jsonStringText, type JsonObject, type JsonValue } from './json.js';
 import {
   buildInterceptRequest,
   buildObserveNotification,
@@ -129,6 +129,7 @@ describe('builders', () => {
           const frames = new InterceptFrames(protocolVersion, capabilities);
           const expected = JSON.stringify(buildInterceptRequest({ protocolVersion, event, capabilities }));
           expect(frames.frame(event)).toBe(expected);
+          expect(frames.frameWithText(event, JSON.stringify(event))).toBe(expected);
           expect(frames.frame({ ...event, id: `${id}2` })).toBe(
             JSON.stringify(
               buildInterceptRequest({ protocolVersion, event: { ...event, id: `${id}2` }, capabilities }),
@@ -136,6 +137,14 @@ describe('builders', () => {
           );
         },
       ),
+    );
+  });
+
+  it('writes a string as JSON.stringify does, quoting plain ones without the call', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: 'binary' }), fc.stringMatching(/^[\w.:+-]*$/)), (s) => {
+        expect(jsonStringText(s)).toBe(JSON.stringify(s));
+      }),
     );
   });
 

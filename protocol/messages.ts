@@ -2,7 +2,14 @@ import { validateCapabilities } from './capabilities.js';
 import { checkEffects, checkEffectShape } from './effects.js';
 import { validateEvent } from './event-validation.js';
 import { isInterceptableEvent, isObservationOnlyEvent, validateExtensions } from './events.js';
-import { childPath, isJsonObject, type JsonObject, type JsonValue, type Violation } from './json.js';
+import {
+  childPath,
+  isJsonObject,
+  jsonStringText,
+  type JsonObject,
+  type JsonValue,
+  type Violation,
+} from './json.js';
 import { checkRequestEnvelope, checkResponseEnvelope, idsEqual } from './jsonrpc.js';
 import {
   INTERCEPT_METHOD,
@@ -175,7 +182,17 @@ export class InterceptFrames {
         }),
       );
     }
-    return parts[0] + JSON.stringify(event.id) + parts[1] + JSON.stringify(event) + parts[2];
+    return parts[0] + jsonStringText(event.id) + parts[1] + JSON.stringify(event) + parts[2];
+  }
+
+  /**
+   * The request frame for `event` when its JSON text is already known (`eventText` must be
+   * `JSON.stringify(event)`): the event is not serialized again.
+   */
+  frameWithText(event: EventEnvelope, eventText: string): string {
+    const parts = this.#parts;
+    if (parts === undefined || typeof event.id !== 'string') return this.frame(event);
+    return parts[0] + jsonStringText(event.id) + parts[1] + eventText + parts[2];
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Clock } from '../protocol/clock.js';
 import type { InterceptFrames } from '../protocol/messages.js';
+import type { ToolBeforeEvent } from '../protocol/wire-types.js';
 import type { AuditRecord } from './audit.js';
 import type { CancelView } from './cancellation.js';
 import { HarnessSendContext } from './transports/abortable.js';
@@ -16,6 +17,8 @@ export interface DeliveryDeps {
   protocolVersion: string;
   /** Request frames for `protocolVersion` and the harness's capabilities (made once per harness). */
   interceptFrames: InterceptFrames;
+  /** The call's event as built, and its JSON text: a request for it is not serialized again. */
+  builtEvent: { event: ToolBeforeEvent; text: string };
   retries: number;
   retryBackoffMs: number;
 }

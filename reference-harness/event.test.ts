@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildToolBeforeEvent, type InvokeInput } from './event.js';
 
@@ -17,7 +18,7 @@ describe('buildToolBeforeEvent', () => {
       },
       defaults,
     );
-    expect(r).toEqual({
+    expect(r).toMatchObject({
       ok: true,
       event: {
         id: 'evt_new',
@@ -30,6 +31,49 @@ describe('buildToolBeforeEvent', () => {
         path: 'native',
       },
     });
+    expect(r.ok && r.text).toBe(r.ok && JSON.stringify(r.event));
+  });
+
+  it('gives the JSON text of every event it builds, exactly as JSON.stringify writes it', () => {
+    const text = fc.oneof(
+      fc.string({ unit: 'binary', minLength: 1 }),
+      fc.constantFrom('evt_1', 'a.b:c+d-e', 'é', '"', '\u2028'),
+    );
+    // A member's own toJSON gets its key from stringify of the whole event, '' when alone.
+    const session = fc.oneof(
+      fc.record({ id: text }),
+      fc.constant({ id: 's', toJSON: (key: string) => ({ id: `as ${key}` }) }),
+      fc.constant({ id: 's', when: new Date(0) }),
+    );
+    const input = fc.record(
+      {
+        session,
+        call: fc.record({ id: text, synthesized: fc.boolean() }, { requiredKeys: ['id'] }),
+        tool: fc.record(
+          { name: text, input: fc.dictionary(text, fc.jsonValue({ maxDepth: 2 })), kind: text },
+          { requiredKeys: ['name', 'input'] },
+        ),
+        eventId: text,
+        time: fc.constantFrom('2026-01-01T00:00:00Z', '2026-01-01T00:00:00.5+02:00'),
+        path: text,
+      },
+      { requiredKeys: ['call', 'tool'] },
+    );
+    let built = 0;
+    fc.assert(
+      fc.property(input, fc.boolean(), (i, withSourceText) => {
+        const r = buildToolBeforeEvent(
+          i as unknown as InvokeInput,
+          withSourceText ? { ...defaults, sourceText: JSON.stringify(defaults.source) } : defaults,
+        );
+        if (!r.ok) return;
+        built++;
+        expect(r.text).toBe(JSON.stringify(r.event));
+      }),
+      { numRuns: 500 },
+    );
+    // Most generated inputs make valid events, so the property is about real texts.
+    expect(built).toBeGreaterThan(250);
   });
 
   it('keeps a given event id and time', () => {

@@ -1,4 +1,10 @@
-import { isJsonObject, type JsonObject, type JsonValue, type Violation } from '../protocol/json.js';
+import {
+  isJsonObject,
+  jsonStringText,
+  type JsonObject,
+  type JsonValue,
+  type Violation,
+} from '../protocol/json.js';
 import { validateToolBeforeEvent } from '../protocol/messages.js';
 import type { ToolBeforeEvent } from '../protocol/wire-types.js';
 
@@ -17,6 +23,8 @@ export interface InvokeInput {
 
 export interface EnvelopeDefaults {
   source: string;
+  /** `JSON.stringify(source)`, made once by the caller (computed per call when absent). */
+  sourceText?: string;
   newEventId: () => string;
   wallNow: () => number;
 }
@@ -36,12 +44,13 @@ function wallTimeText(ms: number): string {
 
 /**
  * Builds the `tool.before` event for one call and validates it (AHP-TB-001). Input comes from
- * callers and drivers as plain JSON, so nothing is trusted to match its declared type.
+ * callers and drivers as plain JSON, so nothing is trusted to match its declared type. `text` is
+ * `JSON.stringify(event)`, made from its parts (the envelope fields need no stringify call).
  */
 export function buildToolBeforeEvent(
   input: InvokeInput,
   defaults: EnvelopeDefaults,
-): { ok: true; event: ToolBeforeEvent } | { ok: false; violations: Violation[] } {
+): { ok: true; event: ToolBeforeEvent; text: string } | { ok: false; violations: Violation[] } {
   const raw = input as unknown as Record<string, JsonValue | undefined>;
   if (!isJsonObject(raw as JsonValue)) {
     return {
@@ -54,32 +63,40 @@ export function buildToolBeforeEvent(
   const time = typeof raw.time === 'string' ? raw.time : wallTimeText(defaults.wallNow());
   const call = raw.call ?? null;
   const path = raw.path ?? 'native';
+  const session = raw.session;
+  const eventTool: JsonObject = { origin: 'native', ...tool };
   // One literal per shape, keys in wire order: cheaper than adding them one by one.
   const event: JsonObject =
-    raw.session === undefined
-      ? {
-          id,
-          source: defaults.source,
-          type: 'tool.before',
-          time,
-          call,
-          tool: { origin: 'native', ...tool },
-          path,
-        }
-      : {
-          id,
-          source: defaults.source,
-          type: 'tool.before',
-          time,
-          session: raw.session,
-          call,
-          tool: { origin: 'native', ...tool },
-          path,
-        };
+    session === undefined
+      ? { id, source: defaults.source, type: 'tool.before', time, call, tool: eventTool, path }
+      : { id, source: defaults.source, type: 'tool.before', time, session, call, tool: eventTool, path };
   const violations = validateToolBeforeEvent(event);
   if (typeof raw.eventId !== 'string' && raw.eventId !== undefined) {
     violations.push({ path: '$.eventId', message: 'eventId must be a string', requirement: 'AHP-TB-001' });
   }
   if (violations.length > 0) return { ok: false, violations };
-  return { ok: true, event: event as unknown as ToolBeforeEvent };
+  return { ok: true, event: event as unknown as ToolBeforeEvent, text: eventText(event, defaults) };
+}
+
+/**
+ * `JSON.stringify(event)` of a validated event, from its parts: each member's text is what
+ * stringify writes for it inside the event, except for a member with its own `toJSON` (it would
+ * be called with the member's key there, with '' alone), so then the whole is stringified.
+ */
+function eventText(event: JsonObject, defaults: EnvelopeDefaults): string {
+  const { session, call, tool } = event as Record<string, unknown>;
+  if (hasToJson(session) || hasToJson(call) || hasToJson(tool)) return JSON.stringify(event);
+  const source = defaults.sourceText ?? JSON.stringify(defaults.source);
+  const head = `{"id":${jsonStringText(event.id as string)},"source":${source},"type":"tool.before","time":${jsonStringText(event.time as string)}`;
+  const sessionText = session === undefined ? '' : `,"session":${JSON.stringify(session)}`;
+  const path = event.path as string;
+  return `${head}${sessionText},"call":${JSON.stringify(call)},"tool":${JSON.stringify(tool)},"path":${path === 'native' ? '"native"' : jsonStringText(path)}}`;
+}
+
+function hasToJson(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { toJSON?: unknown }).toJSON === 'function'
+  );
 }

@@ -116,6 +116,7 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
   const transportFor = (id: string) => transports.get(id) as BackendTransport;
   const envelopeDefaults = {
     source: resolved.source,
+    sourceText: JSON.stringify(resolved.source),
     newEventId: () => `evt_${randomUUID()}`,
     wallNow: () => clock.wallNow(),
   };
@@ -155,6 +156,7 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
           transportFor,
           protocolVersion: PROTOCOL_VERSION,
           interceptFrames,
+          builtEvent: built,
           retries: resolved.retries,
           retryBackoffMs: resolved.retryBackoffMs,
         };

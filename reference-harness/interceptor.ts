@@ -35,8 +35,13 @@ export async function runInterceptor(
   const { subscription } = planned;
   const record = openRecord(planned.ref, 'intercept', 'no-effect', clock.now());
   record.policy = subscription.failurePolicy;
-  // Serialized once: every retry resends these exact bytes.
-  const frame = deps.interceptFrames.frame(state.event);
+  // Serialized once: every retry resends these exact bytes. The event as built comes with its
+  // text; one an earlier interceptor modified is serialized here.
+  const { builtEvent } = deps;
+  const frame =
+    state.event === builtEvent.event
+      ? deps.interceptFrames.frameWithText(state.event, builtEvent.text)
+      : deps.interceptFrames.frame(state.event);
   const transport = deps.transportFor(planned.backend.id);
   const deadline = startSubscriptionDeadline(clock, deps.call, subscription.timeoutMs);
 
