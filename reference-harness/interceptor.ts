@@ -33,8 +33,6 @@ export async function runInterceptor(
 ): Promise<{ step: InterceptStep; record: AuditRecord }> {
   const { clock } = deps;
   const { subscription } = planned;
-  const record = openRecord(planned.ref, 'intercept', 'no-effect', clock.now());
-  record.policy = subscription.failurePolicy;
   // Serialized once: every retry resends these exact bytes. The event as built comes with its
   // text; one an earlier interceptor modified is serialized here.
   const { builtEvent } = deps;
@@ -44,6 +42,9 @@ export async function runInterceptor(
       : deps.interceptFrames.frame(state.event);
   const transport = deps.transportFor(planned.backend.id);
   const deadline = startSubscriptionDeadline(clock, deps.call, subscription.timeoutMs);
+  // The record starts when the delivery's deadline does (one clock read for both).
+  const record = openRecord(planned.ref, 'intercept', 'no-effect', deadline.startedAt);
+  record.policy = subscription.failurePolicy;
 
   const attempt: Attempt = {
     transport,
