@@ -102,8 +102,11 @@ describe('persistent stdio transport', () => {
     const first = onlyPid(t);
     expectFailure(await t.request(requestFrame(2, { mode }), recordingContext()), 'malformed', code);
     expectOk(await t.request(requestFrame(3), recordingContext()));
-    expect(t.livePids()).not.toContain(first);
-    expect(t.livePids()).toHaveLength(1);
+    // A new process served it. The malformed one was retired at once, but its exit may still be
+    // on its way on a loaded machine: it must be reaped within the margin, not before this line.
+    const replacement = t.livePids().filter((pid) => pid !== first);
+    expect(replacement).toHaveLength(1);
+    await vi.waitFor(() => expect(t.livePids()).toEqual(replacement), { timeout: MARGINS.reapMs });
   });
 
   it('treats a startup banner as a malformed reply', async () => {
