@@ -3,8 +3,9 @@
  * Pure apart from the context it is handed: PRNG draws and violations accumulate there.
  */
 import { nextRandom } from './prng.js';
-import { BEHAVIOUR_TRANSPORTS, type Action, type Behaviour } from './model.js';
-import type { FrameViolation } from './engine-inbound.js';
+import { BEHAVIOUR_TRANSPORTS, type Action, type Behaviour, type Transport } from './model.js';
+import { PROTOCOL_VERSION } from '../protocol/wire-types.js';
+import type { DecodedFrame, FrameViolation } from './engine-inbound.js';
 import { decodeBytes } from './recording.js';
 import {
   framed,
@@ -32,6 +33,46 @@ export interface Plan {
 // Frozen: the one-write reply shares it with every head it plans (shells only read actions).
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
 const DEFAULT_CHALLENGE = 'Bearer realm="ahp-mock"';
+
+/** The planning context of a decoded frame: a request's id is mirrored, anything else gets null. */
+export function planContext(
+  transport: Transport,
+  frame: DecodedFrame,
+  attempt: number,
+  prng: number,
+  violations: FrameViolation[],
+): PlanContext {
+  return {
+    transport,
+    replyId: frame.kind === 'request' && frame.id !== undefined ? frame.id : null,
+    protocolVersion: frame.protocolVersion ?? PROTOCOL_VERSION,
+    attempt,
+    prng,
+    violations,
+  };
+}
+
+/**
+ * The actions a delivery gets for the decided behaviour, in time order (list order kept for equal
+ * offsets), and the behaviour carried out. A pure function of the behaviour and the context's
+ * initial content (the context's PRNG state advances, its violations receive what planning finds):
+ * a recording plans a delivery again when it is read instead of keeping its actions.
+ */
+export function planDelivery(decided: Behaviour, ctx: PlanContext): Plan {
+  const plan = planBehaviour(decided, ctx, 0);
+  return { actions: stableByTime(plan.actions), chosen: plan.chosen };
+}
+
+/** Sorts by offset, keeping list order for equal offsets (Array.prototype.sort is stable). */
+function stableByTime(actions: Action[]): Action[] {
+  // Most plans are already in order (an immediate reply is one write): skip the copy and sort.
+  for (let i = 1; i < actions.length; i++) {
+    if ((actions[i] as Action).afterMs < (actions[i - 1] as Action).afterMs) {
+      return [...actions].sort((a, b) => a.afterMs - b.afterMs);
+    }
+  }
+  return actions;
+}
 
 /** Plans a behaviour. Never throws for any behaviour value, typed or not. */
 export function planBehaviour(b: Behaviour, ctx: PlanContext, offset: number): Plan {

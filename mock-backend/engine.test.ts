@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { initialState, start, step } from './engine.js';
-import { frameOf, interceptRequest, once, only, readable, writtenText } from './engine-test-frames.js';
-import type { InboundRecord, RecordEntry, Scenario, ViolationRecord } from './model.js';
-import { inboundRecords, recordingToJson, violationRecords } from './recording.js';
+import { BUILTIN_SCENARIOS } from './builtins.js';
+import {
+  frameOf,
+  interceptRequest,
+  observeNotification,
+  once,
+  only,
+  readable,
+  runFrames,
+  writtenText,
+} from './engine-test-frames.js';
+import type { Behaviour, InboundRecord, RecordEntry, Scenario, Transport, ViolationRecord } from './model.js';
+import { inboundRecords, recordAction, recordingToJson, violationRecords } from './recording.js';
 
 const EMPTY = (id: string) =>
   `{"jsonrpc":"2.0","id":"${id}","result":{"protocolVersion":"draft","effects":[]}}\n`;
@@ -81,6 +91,67 @@ describe('engine step: records', () => {
       });
     };
     expect(once()).toEqual(once());
+  });
+
+  it('records the actions the step returned and the behaviour carried out (re-planned on read), for every built-in', () => {
+    const frames = (transport: Transport) => [
+      ...['a', 'a', 'b', 'a', 'c', 'c', 'd'].map((id) =>
+        frameOf(interceptRequest({ eventId: id }), transport),
+      ),
+      frameOf(observeNotification('a'), transport),
+      frameOf(new Uint8Array([0x7b, 0xff]), transport),
+    ];
+    const seeded = (scenario: Scenario): Scenario[] => [
+      scenario,
+      { ...scenario, seed: 11 },
+      { ...scenario, seed: 12 },
+    ];
+    for (const { scenario, transports } of Object.values(BUILTIN_SCENARIOS)) {
+      for (const transport of transports) {
+        for (const s of seeded(scenario)) {
+          for (const result of runFrames(s, frames(transport))) {
+            const outbound = result.records.flatMap((r) => (r.type === 'outbound' ? [r.action] : []));
+            expect(outbound).toEqual(result.actions.map(recordAction));
+          }
+        }
+      }
+    }
+  });
+
+  it('records the behaviour a sequence and a seeded draw chose for each attempt', () => {
+    const fail: Behaviour = { kind: 'rpc-error', code: -32003 };
+    const scenario: Scenario = {
+      seed: 3,
+      rules: [
+        {
+          match: { toolName: 'Seq' },
+          behaviour: { kind: 'sequence', steps: [fail, fail], then: { kind: 'respond' } },
+        },
+        {
+          behaviour: {
+            kind: 'probability',
+            p: 0.5,
+            behaviour: { kind: 'deny' },
+            otherwise: { kind: 'hang' },
+          },
+        },
+      ],
+    };
+    const results = runFrames(
+      scenario,
+      ['s', 's', 's', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((id) =>
+        frameOf(interceptRequest({ eventId: id, tool: id === 's' ? 'Seq' : 'Bash' })),
+      ),
+    );
+    const chosen = results.map((r) => inbound(r.records).behaviour.kind);
+    expect(chosen.slice(0, 3)).toEqual(['rpc-error', 'rpc-error', 'respond']);
+    // Each draw's recorded choice is the one whose bytes went out: a deny reply, or nothing (hang).
+    for (const r of results.slice(3)) {
+      expect(inbound(r.records).behaviour.kind).toBe(
+        writtenText(r.actions).includes('"deny"') ? 'deny' : 'hang',
+      );
+    }
+    expect(new Set(chosen.slice(3))).toEqual(new Set(['deny', 'hang']));
   });
 
   it('keeps per-step cost flat as distinct event ids accumulate', () => {

@@ -3,9 +3,8 @@
  * Shells (stdio process, HTTP server, msw handlers) only turn bytes into frames and carry out
  * actions, so one scenario means the same thing on every transport.
  */
-import { PROTOCOL_VERSION } from '../protocol/wire-types.js';
 import { decodeFrame, type DecodedFrame, type FrameViolation } from './engine-inbound.js';
-import { planBehaviour, type PlanContext } from './engine-behaviours.js';
+import { planContext, planDelivery } from './engine-behaviours.js';
 import { findRule } from './engine-matching.js';
 import type {
   Action,
@@ -70,18 +69,13 @@ function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame
   const decision =
     httpGate(scenario, inbound, violations) ?? decide(scenario, frame, fired, { attempt, delivery, inbound });
 
-  const ctx: PlanContext = {
-    transport: inbound.transport,
-    replyId: frame.kind === 'request' && frame.id !== undefined ? frame.id : null,
-    protocolVersion: frame.protocolVersion ?? PROTOCOL_VERSION,
-    attempt,
-    prng: state.prng,
-    violations,
-  };
-  const plan = planBehaviour(decision.behaviour, ctx, 0);
-  const actions = stableByTime(plan.actions);
+  const prng = state.prng;
+  const ctx = planContext(inbound.transport, frame, attempt, prng, violations);
+  const { actions } = planDelivery(decision.behaviour, ctx);
 
-  // The delivery is kept as one flat object; its public entries are built when they are read.
+  // The delivery is kept as one flat object; its public entries, outbound actions included, are
+  // built when they are read (the actions planned again from the same decision, attempt and PRNG
+  // state: planning is pure).
   const recorded = new RecordedDelivery(
     delivery,
     inbound.transport,
@@ -94,9 +88,9 @@ function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame
     attempt,
     decision.rule,
     decision.planned,
-    plan.chosen,
+    decision.behaviour,
+    prng,
     violations.length === 0 ? NO_VIOLATIONS : violations,
-    actions,
   );
   return new Stepped(actions, { deliveries: delivery, attempts, fired, prng: ctx.prng }, recorded);
 }
@@ -189,17 +183,6 @@ function decide(
     return { behaviour: scenario.notifications ?? SILENT, rule: null, planned: false };
   }
   return { behaviour: scenario.unmatched ?? RESPOND, rule: null, planned: false };
-}
-
-/** Sorts by offset, keeping list order for equal offsets (Array.prototype.sort is stable). */
-function stableByTime(actions: Action[]): Action[] {
-  // Most plans are already in order (an immediate reply is one write): skip the copy and sort.
-  for (let i = 1; i < actions.length; i++) {
-    if ((actions[i] as Action).afterMs < (actions[i - 1] as Action).afterMs) {
-      return [...actions].sort((a, b) => a.afterMs - b.afterMs);
-    }
-  }
-  return actions;
 }
 
 function engineError(state: EngineState, inbound: InboundFrame, e: unknown): Stepped {

@@ -1,15 +1,18 @@
 /**
  * What the mock keeps of one delivery until somebody reads the recording: the frame's text (or its
- * bytes when they are not UTF-8), its arrival, the engine's decision and the actions it planned,
- * as one flat object. The public entries (inbound, violations, outbound, see model.ts) are derived
+ * bytes when they are not UTF-8), its arrival, and the engine's decision with the attempt and PRNG
+ * state it was planned with, as one flat object. The public entries (inbound, violations, outbound, see model.ts) are derived
  * from it on demand, with the same fields and content as if built at step time.
  *
  * Why: a mock answers many thousands of frames and is read a few times. Building and keeping the
  * full entries per frame (a dozen objects: the record, its instant, its bytes, each outbound entry
  * with its encoded bytes, the id strings) was about half of the engine's step time, most of it in
  * the garbage collector copying what every delivery kept. The fields a read derives again (kind,
- * method, ids, tool name) come from decoding the same bytes, which is deterministic.
+ * method, ids, tool name) come from decoding the same bytes, which is deterministic; the outbound
+ * actions and the behaviour carried out come from planning the decision again, which is pure (the
+ * actions, a reply's bytes included, were about a third of what a delivery kept).
  */
+import { planContext, planDelivery } from './engine-behaviours.js';
 import { decodeFrame, type FrameViolation } from './engine-inbound.js';
 import type {
   Action,
@@ -40,10 +43,11 @@ export class RecordedDelivery {
     readonly attempt: number,
     readonly rule: number | null,
     readonly planned: boolean,
-    readonly behaviour: Behaviour,
+    /** The behaviour the rules (or gates, or defaults) decided on, before planning. */
+    readonly decided: Behaviour,
+    /** The PRNG state planning started from. */
+    readonly prng: number,
     readonly violations: readonly FrameViolation[],
-    /** The actions planned for the frame, as the shells received them (they only read them). */
-    readonly actions: readonly Action[],
   ) {}
 
   /** The public entries: the inbound record, its violations, then one outbound entry per action. */
@@ -51,6 +55,9 @@ export class RecordedDelivery {
     const { delivery, transport, connectionId } = this;
     const bytes: Bytes = typeof this.source === 'string' ? { text: this.source } : this.source;
     const frame = decodeFrame(decodeBytes(bytes), this.fault);
+    // Planned again as at step time: same behaviour, frame, attempt and PRNG state, so the same
+    // actions and chosen behaviour; what planning reports is already among `violations`.
+    const plan = planDelivery(this.decided, planContext(transport, frame, this.attempt, this.prng, []));
     const record: InboundRecord = {
       type: 'inbound',
       delivery,
@@ -62,7 +69,7 @@ export class RecordedDelivery {
       attempt: this.attempt,
       rule: this.rule,
       planned: this.planned,
-      behaviour: this.behaviour,
+      behaviour: plan.chosen,
     };
     if (this.http) {
       const { method, path, headers } = this.http;
@@ -87,7 +94,7 @@ export class RecordedDelivery {
       if (v.path !== undefined) entry.path = v.path;
       out.push(entry);
     }
-    for (const a of this.actions) {
+    for (const a of plan.actions) {
       out.push({ type: 'outbound', delivery, transport, connectionId, action: recordPlanned(a) });
     }
     return out;
@@ -101,11 +108,11 @@ export function entriesOf(recorded: RecordedDelivery | readonly RecordEntry[]): 
 
 /**
  * The record of an action planned for the frame. Unlike `recordAction`, it keeps the action itself
- * (bytes aside): every action is planned afresh per frame (a head's headers included) and the
- * shells only read them, so a copy would be one more object to make and keep.
+ * where it holds nothing shared (planned afresh for this read): a head's header map may be a
+ * shared frozen one, so it is copied; a write's bytes are encoded.
  */
 function recordPlanned(action: Action): RecordedAction {
-  return action.type === 'write' ? recordAction(action) : action;
+  return action.type === 'write' || action.type === 'head' ? recordAction(action) : action;
 }
 
 /** A copy of a header map (a loop: cheaper than a spread of an object with many keys). */
