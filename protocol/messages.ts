@@ -187,12 +187,13 @@ export class InterceptFrames {
 
   /**
    * The request frame for `event` when its JSON text is already known (`eventText` must be
-   * `JSON.stringify(event)`): the event is not serialized again.
+   * `JSON.stringify(event)`, and `idText`, when given, `JSON.stringify(event.id)`): the event is
+   * not serialized again.
    */
-  frameWithText(event: EventEnvelope, eventText: string): string {
+  frameWithText(event: EventEnvelope, eventText: string, idText?: string): string {
     const parts = this.#parts;
     if (parts === undefined || typeof event.id !== 'string') return this.frame(event);
-    return parts[0] + jsonStringText(event.id) + parts[1] + eventText + parts[2];
+    return parts[0] + (idText ?? jsonStringText(event.id)) + parts[1] + eventText + parts[2];
   }
 }
 

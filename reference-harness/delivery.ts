@@ -17,8 +17,8 @@ export interface DeliveryDeps {
   protocolVersion: string;
   /** Request frames for `protocolVersion` and the harness's capabilities (made once per harness). */
   interceptFrames: InterceptFrames;
-  /** The call's event as built, and its JSON text: a request for it is not serialized again. */
-  builtEvent: { event: ToolBeforeEvent; text: string };
+  /** The call's event as built, with its and its id's JSON text: its request is not serialized again. */
+  builtEvent: { event: ToolBeforeEvent; text: string; idText: string };
   retries: number;
   retryBackoffMs: number;
 }

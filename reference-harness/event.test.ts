@@ -61,14 +61,24 @@ describe('buildToolBeforeEvent', () => {
     );
     let built = 0;
     fc.assert(
-      fc.property(input, fc.boolean(), (i, withSourceText) => {
+      fc.property(input, fc.boolean(), fc.uuid(), fc.nat(), (i, harnessLike, uuid, wall) => {
+        // As the harness calls it: the source's text made once, plain `evt_<uuid>` ids.
         const r = buildToolBeforeEvent(
           i as unknown as InvokeInput,
-          withSourceText ? { ...defaults, sourceText: JSON.stringify(defaults.source) } : defaults,
+          harnessLike
+            ? {
+                ...defaults,
+                sourceText: JSON.stringify(defaults.source),
+                newEventId: () => `evt_${uuid}`,
+                plainEventIds: true,
+                wallNow: () => wall * 1000,
+              }
+            : defaults,
         );
         if (!r.ok) return;
         built++;
         expect(r.text).toBe(JSON.stringify(r.event));
+        expect(r.idText).toBe(JSON.stringify(r.event.id));
       }),
       { numRuns: 500 },
     );

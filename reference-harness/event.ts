@@ -26,6 +26,8 @@ export interface EnvelopeDefaults {
   /** `JSON.stringify(source)`, made once by the caller (computed per call when absent). */
   sourceText?: string;
   newEventId: () => string;
+  /** True when no id `newEventId` makes needs a JSON escape (the harness's `evt_<uuid>` ids). */
+  plainEventIds?: boolean;
   wallNow: () => number;
 }
 
@@ -45,12 +47,15 @@ function wallTimeText(ms: number): string {
 /**
  * Builds the `tool.before` event for one call and validates it (AHP-TB-001). Input comes from
  * callers and drivers as plain JSON, so nothing is trusted to match its declared type. `text` is
- * `JSON.stringify(event)`, made from its parts (the envelope fields need no stringify call).
+ * `JSON.stringify(event)`, made from its parts (the envelope fields need no stringify call), and
+ * `idText` is `JSON.stringify(event.id)`.
  */
 export function buildToolBeforeEvent(
   input: InvokeInput,
   defaults: EnvelopeDefaults,
-): { ok: true; event: ToolBeforeEvent; text: string } | { ok: false; violations: Violation[] } {
+):
+  | { ok: true; event: ToolBeforeEvent; text: string; idText: string }
+  | { ok: false; violations: Violation[] } {
   const raw = input as unknown as Record<string, JsonValue | undefined>;
   if (!isJsonObject(raw as JsonValue)) {
     return {
@@ -59,8 +64,10 @@ export function buildToolBeforeEvent(
     };
   }
   const tool = isJsonObject(raw.tool) ? raw.tool : {};
-  const id = typeof raw.eventId === 'string' ? raw.eventId : defaults.newEventId();
-  const time = typeof raw.time === 'string' ? raw.time : wallTimeText(defaults.wallNow());
+  const givenId = typeof raw.eventId === 'string';
+  const id = givenId ? (raw.eventId as string) : defaults.newEventId();
+  const givenTime = typeof raw.time === 'string';
+  const time = givenTime ? (raw.time as string) : wallTimeText(defaults.wallNow());
   const call = raw.call ?? null;
   const path = raw.path ?? 'native';
   const session = raw.session;
@@ -75,7 +82,15 @@ export function buildToolBeforeEvent(
     violations.push({ path: '$.eventId', message: 'eventId must be a string', requirement: 'AHP-TB-001' });
   }
   if (violations.length > 0) return { ok: false, violations };
-  return { ok: true, event: event as unknown as ToolBeforeEvent, text: eventText(event, defaults) };
+  // The ids and times made here need no escape (toISOString writes digits and -+:.TZ only).
+  const idText = givenId || defaults.plainEventIds !== true ? jsonStringText(id) : `"${id}"`;
+  const timeText = givenTime ? jsonStringText(time) : `"${time}"`;
+  return {
+    ok: true,
+    event: event as unknown as ToolBeforeEvent,
+    text: eventText(event, idText, timeText, defaults),
+    idText,
+  };
 }
 
 /**
@@ -83,11 +98,11 @@ export function buildToolBeforeEvent(
  * stringify writes for it inside the event, except for a member with its own `toJSON` (it would
  * be called with the member's key there, with '' alone), so then the whole is stringified.
  */
-function eventText(event: JsonObject, defaults: EnvelopeDefaults): string {
+function eventText(event: JsonObject, idText: string, timeText: string, defaults: EnvelopeDefaults): string {
   const { session, call, tool } = event as Record<string, unknown>;
   if (hasToJson(session) || hasToJson(call) || hasToJson(tool)) return JSON.stringify(event);
   const source = defaults.sourceText ?? JSON.stringify(defaults.source);
-  const head = `{"id":${jsonStringText(event.id as string)},"source":${source},"type":"tool.before","time":${jsonStringText(event.time as string)}`;
+  const head = `{"id":${idText},"source":${source},"type":"tool.before","time":${timeText}`;
   const sessionText = session === undefined ? '' : `,"session":${JSON.stringify(session)}`;
   const path = event.path as string;
   return `${head}${sessionText},"call":${JSON.stringify(call)},"tool":${JSON.stringify(tool)},"path":${path === 'native' ? '"native"' : jsonStringText(path)}}`;

@@ -118,6 +118,7 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
     source: resolved.source,
     sourceText: JSON.stringify(resolved.source),
     newEventId: () => `evt_${randomUUID()}`,
+    plainEventIds: true,
     wallNow: () => clock.wallNow(),
   };
 
