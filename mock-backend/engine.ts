@@ -65,9 +65,15 @@ function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame
     perEvent.set(frame.eventId, attempt);
   }
   const violations: FrameViolation[] = frame.violations;
-  const fired = scenario.rules.map((_, i) => state.fired[i] ?? 0);
   const decision =
-    httpGate(scenario, inbound, violations) ?? decide(scenario, frame, fired, { attempt, delivery, inbound });
+    httpGate(scenario, inbound, violations) ??
+    decide(scenario, frame, state.fired, { attempt, delivery, inbound });
+  // Rule counters are copied only when a rule fires: most frames of a long run fire none.
+  let fired = state.fired;
+  if (decision.rule !== null) {
+    fired = scenario.rules.map((_, i) => state.fired[i] ?? 0);
+    fired[decision.rule] = (fired[decision.rule] ?? 0) + 1;
+  }
 
   const prng = state.prng;
   const ctx = planContext(inbound.transport, frame, attempt, prng, violations);
@@ -125,7 +131,7 @@ function httpGate(
 ): Decision | undefined {
   if (inbound.transport === 'stdio' || !inbound.http) return undefined;
   const { method, headers } = inbound.http;
-  if (method.toUpperCase() !== 'POST') {
+  if (method !== 'POST' && method.toUpperCase() !== 'POST') {
     violations.push({ code: 'http-method', message: `AHP messages are POSTed; the request used ${method}` });
     return {
       behaviour: { kind: 'http-status', status: 405, headers: { allow: 'POST' } },
@@ -133,7 +139,9 @@ function httpGate(
       planned: false,
     };
   }
-  const mediaType = (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  const given = headers['content-type'];
+  // The usual value is exactly this: no split, trim and lower-casing to find it.
+  const mediaType = given === 'application/json' ? given : (given ?? '').split(';')[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json') {
     violations.push({
       code: 'http-content-type',
@@ -162,7 +170,7 @@ const RESPOND: Behaviour = Object.freeze({ kind: 'respond' });
 function decide(
   scenario: Scenario,
   frame: DecodedFrame,
-  fired: number[],
+  fired: readonly number[],
   facts: { attempt: number; delivery: number; inbound: InboundFrame },
 ): Decision {
   if (frame.kind === 'unparseable') {
@@ -176,7 +184,6 @@ function decide(
     transport: facts.inbound.transport,
   });
   if (rule !== null) {
-    fired[rule] = (fired[rule] ?? 0) + 1;
     return { behaviour: (scenario.rules[rule] as { behaviour: Behaviour }).behaviour, rule, planned: true };
   }
   if (frame.kind === 'notification') {
