@@ -46,7 +46,8 @@ const LOADERS: Readonly<Record<string, Loader>> = { '.ts': 'ts', '.mts': 'ts', '
 const META_URL = 'import.meta' + '.url';
 
 /**
- * Bundles split into an entry and lazily loaded chunks (under dist/<name>-chunks/). The CLI loads
+ * Bundles split into an entry and lazily loaded chunks (dist/<name>.chunk-*.mjs, beside the entry:
+ * the import.meta.url a module gets is written relative to dist/, whichever chunk it lands in). The CLI loads
  * a command's modules only when that command runs, and esbuild hoists the imports of dependencies
  * to the top of an unsplit bundle: `--version`, `validate` and `mock-backend` then loaded vitest,
  * vite and the suites (seconds of CPU and ~30 MB of heap).
@@ -111,7 +112,7 @@ async function buildOne(source: string, out: string): Promise<void> {
           outdir: DIST,
           outExtension: { '.js': '.mjs' },
           splitting: true,
-          chunkNames: `${chunkDir(out)}/[name]-[hash]`,
+          chunkNames: `${chunkPrefix(out)}[name]-[hash]`,
         }
       : { entryPoints: [source], outfile: join(DIST, out) }),
     bundle: true,
@@ -150,17 +151,16 @@ async function buildOne(source: string, out: string): Promise<void> {
   if (SPLIT.has(out)) removeStaleChunks(out, new Set(result.outputFiles.map((file) => file.path)));
 }
 
-/** Where the chunks of a split bundle go, under dist/. */
-function chunkDir(out: string): string {
-  return `${basename(out, '.mjs')}-chunks`;
+/** How the chunk files of a split bundle are named in dist/. */
+function chunkPrefix(out: string): string {
+  return `${basename(out, '.mjs')}.chunk-`;
 }
 
 /** Deletes the chunks of earlier builds: the new entry names none of them. */
 function removeStaleChunks(out: string, written: ReadonlySet<string>): void {
-  const dir = join(DIST, chunkDir(out));
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (!written.has(path)) rmSync(path, { force: true });
+  for (const name of readdirSync(DIST)) {
+    const path = join(DIST, name);
+    if (name.startsWith(chunkPrefix(out)) && !written.has(path)) rmSync(path, { force: true });
   }
 }
 
