@@ -23,7 +23,9 @@
  * on a shared machine falls on both alike. The stdio mock stepping on a control server
  * (`--control-url`, one extra HTTP round trip per frame) is reported but is not what the targets
  * are about. Figures depend on the machine: the load average is printed with them.
- * Options: --n <round trips> (default 3000), --delays <n> (default 500), --delay-ms <ms>
+ * Options: --n <round trips> (default 3000), --warm-up <round trips per server before measuring>
+ * (default 1000; the mock's CPU per request keeps falling for a few thousand requests while V8
+ * optimises its path, an echo's settles at once), --delays <n> (default 500), --delay-ms <ms>
  * (default 20), --spawns <n> (default 10), --no-spawn (skip part 3), --tsx (no bundle rebuild;
  * the stdio mock through tsx), --help (this text).
  */
@@ -57,7 +59,8 @@ const N = option('--n', 3000);
 const DELAYS = option('--delays', 500);
 const DELAY_MS = option('--delay-ms', 20);
 const SPAWNS = option('--spawns', 10);
-const WARM_UP = 1000;
+/** Round trips each server answers before it is measured (its JIT has optimised the hot path by then). */
+const WARM_UP = option('--warm-up', 1000);
 /** Round trips per block when a subject and its baseline alternate. */
 const BLOCK = 250;
 const DELAY_BLOCK = 25;
