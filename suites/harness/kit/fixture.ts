@@ -32,7 +32,7 @@ export interface FixtureState {
   client: DriverClient;
   info: InitializeResult;
   mocks: SuiteMocks;
-  /** The bearer token in the driver's environment (random per file). */
+  /** The bearer token in the driver's environment (random per lane unless the target sets one). */
   token: string;
   /** Unique per lane, so event and call ids never collide across lanes, files and runs. */
   prefix: string;
@@ -85,15 +85,43 @@ interface Lane {
   state: FixtureState;
   client: DriverClient;
   mocks: SuiteMocks;
+  /** False once a case on the lane threw: its driver and mocks are not handed to another file. */
+  clean: boolean;
+}
+
+/** Which lanes are interchangeable: same target (command, environment, token) and settings. */
+function laneKey(target: HarnessTarget, settings: SuiteSettings): string {
+  return JSON.stringify([target, settings]);
+}
+
+/**
+ * Lanes that concurrent files left in good order, by `laneKey`, for the next file this worker
+ * runs: vitest runs a worker's files one after another and, with isolate: false, keeps this
+ * module, and every lane start is a driver's Node boot (a run needs dozens of lanes). A case
+ * configures the harness it needs and loads its own scenario, so a lane keeps nothing a case
+ * relies on. Lanes still here when the worker exits have their drivers ended by execa's cleanup
+ * or by the end of their stdin, and a driver closes its harness either way.
+ */
+const idleLanes = new Map<string, Lane[]>();
+
+function takeIdleLane(key: string): Lane | undefined {
+  const lanes = idleLanes.get(key) ?? [];
+  for (let lane = lanes.pop(); lane !== undefined; lane = lanes.pop()) {
+    if (!lane.client.exited) return lane;
+    void stopLane(lane);
+  }
+  return undefined;
+}
+
+function parkLane(key: string, lane: Lane): void {
+  const lanes = idleLanes.get(key) ?? [];
+  lanes.push(lane);
+  idleLanes.set(key, lanes);
 }
 
 /** Starts one lane: its mocks and its driver side by side, nothing left running if either fails. */
-async function startLane(
-  target: HarnessTarget,
-  settings: SuiteSettings,
-  token: string,
-  reuse: boolean,
-): Promise<Lane> {
+async function startLane(target: HarnessTarget, settings: SuiteSettings, reuse: boolean): Promise<Lane> {
+  const token = target.token ?? randomBytes(18).toString('base64url');
   // Each is a process start or an esbuild build (hundreds of ms, seconds under load), and every
   // file pays them before its first case.
   const [mocked, launched] = await Promise.allSettled([
@@ -131,7 +159,7 @@ async function startLane(
     reuse,
     configured: undefined,
   };
-  return { state, client, mocks };
+  return { state, client, mocks, clean: true };
 }
 
 async function stopLane(lane: Lane): Promise<void> {
@@ -145,38 +173,57 @@ async function stopLane(lane: Lane): Promise<void> {
 export function useHarnessFixture(options: FixtureOptions = {}): HarnessFixture {
   const maxLanes = options.concurrent === true ? MAX_CONCURRENT_CASES : 1;
   const reuse = options.reuseConfigured === true;
-  let setup: { target: HarnessTarget; settings: SuiteSettings; token: string } | undefined;
+  let setup: { target: HarnessTarget; settings: SuiteSettings; key: string } | undefined;
   let first: Lane | undefined;
-  // Every lane started or starting, so that afterAll stops even one a case is still waiting for.
+  // Every lane started, starting or taken, so that afterAll ends even one a case still waits for.
   const starts: Promise<Lane>[] = [];
-  const free: FixtureState[] = [];
-  const waiting: ((state: FixtureState) => void)[] = [];
+  const free: Lane[] = [];
+  const waiting: ((lane: Lane) => void)[] = [];
   function launch(): Promise<Lane> {
     if (!setup) throw new Error('the harness fixture is not started (use it inside a case)');
-    const start = startLane(setup.target, setup.settings, setup.token, reuse);
+    const idle = takeIdleLane(setup.key);
+    if (idle) {
+      idle.state.reuse = reuse;
+      idle.state.configured = undefined;
+    }
+    const start = idle ? Promise.resolve(idle) : startLane(setup.target, setup.settings, reuse);
     starts.push(start);
     return start;
   }
-  async function acquire(): Promise<FixtureState> {
-    const state = free.pop();
-    if (state) return state;
-    if (starts.length < maxLanes) return (await launch()).state;
+  async function acquire(): Promise<Lane> {
+    const lane = free.pop();
+    if (lane) return lane;
+    if (starts.length < maxLanes) return launch();
     return new Promise((resolve) => waiting.push(resolve));
   }
-  function release(state: FixtureState): void {
+  function release(lane: Lane): void {
     const next = waiting.shift();
-    if (next) next(state);
-    else free.push(state);
+    if (next) next(lane);
+    else free.push(lane);
   }
   beforeAll(async () => {
     const { target, settings } = providedTarget();
-    setup = { target, settings, token: target.token ?? randomBytes(18).toString('base64url') };
+    setup = { target, settings, key: laneKey(target, settings) };
     first = await launch();
-    free.push(first.state);
+    free.push(first);
   }, 60_000);
   afterAll(async () => {
-    const lanes = await Promise.allSettled(starts);
-    await Promise.allSettled(lanes.flatMap((l) => (l.status === 'fulfilled' ? [stopLane(l.value)] : [])));
+    const lanes = (await Promise.allSettled(starts)).flatMap((l) =>
+      l.status === 'fulfilled' ? [l.value] : [],
+    );
+    const key = setup?.key;
+    await Promise.allSettled(
+      lanes.map(async (lane) => {
+        // Only a concurrent file's lanes go on: its cases all run through `run`, so a lane that is
+        // free and clean is as its last case left it. Other files may drive the client directly
+        // (close it, for one).
+        if (maxLanes > 1 && key !== undefined && lane.clean && free.includes(lane) && !lane.client.exited) {
+          parkLane(key, lane);
+        } else {
+          await stopLane(lane);
+        }
+      }),
+    );
   }, 60_000);
   return {
     get state(): FixtureState {
@@ -185,11 +232,14 @@ export function useHarnessFixture(options: FixtureOptions = {}): HarnessFixture 
     },
     concurrent: maxLanes > 1,
     async run(testCase, ctx) {
-      const state = await acquire();
+      const lane = await acquire();
       try {
-        await runCase(state, testCase, ctx);
+        await runCase(lane.state, testCase, ctx);
+      } catch (error) {
+        lane.clean = false;
+        throw error;
       } finally {
-        release(state);
+        release(lane);
       }
     },
   };
