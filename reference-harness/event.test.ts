@@ -18,8 +18,10 @@ describe('buildToolBeforeEvent', () => {
       },
       defaults,
     );
-    expect(r).toMatchObject({
+    expect(r).toEqual({
       ok: true,
+      text: expect.any(String),
+      idText: '"evt_new"',
       event: {
         id: 'evt_new',
         source: defaults.source,
