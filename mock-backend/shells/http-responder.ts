@@ -91,14 +91,15 @@ export function respondAtOnce(
   }
 }
 
-/** Runs the actions on `res`; resolves with the run's outcome once it is over (or hangs forever). */
+/**
+ * Runs the actions on `res`; resolves with the run's outcome once it is over (or hangs forever).
+ * Any actions work here; the shell tries `respondAtOnce` first, so only scheduled ones get here.
+ */
 export function respond(
   res: ServerResponse,
   actions: readonly Action[],
   options: RespondOptions,
 ): Promise<RunOutcome> {
-  const now = respondAtOnce(res, actions, options.log);
-  if (now !== undefined) return Promise.resolve(now);
   // The client went away (or we reset the socket): pending actions have nowhere to go. Only a
   // run that waits can have pending actions, so an immediate one skips the controller; a finished
   // one is not aborted (a response always closes, and an abort with its exception cost more per
