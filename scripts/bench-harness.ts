@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { createHarness, type Harness, type InvokeInput } from '../reference-harness/index.js';
 import { rawHttpClient, rawStdioClient, startServerProcess, type RawClient } from './lib/bench-raw.js';
 import { micros, summarize, type LatencySummary } from './lib/bench-stats.js';
-import { exitWith, isMainModule } from './lib/script-main.js';
+import { consoleIo, exitWith, isMainModule, type ScriptIo } from './lib/script-main.js';
 
 const STDIO_ECHO = fileURLToPath(
   new URL('../reference-harness/test-backends/bench-echo.mjs', import.meta.url),
@@ -20,12 +20,6 @@ const SERVER_READY_MS = 10_000;
 /** Generous: a deadline must never fire during a benchmark on a noisy 2-core VM. */
 const BENCH_TIMEOUT_MS = 5_000;
 const TARGETS = { stdio: 1.2, http: 1.3 } as const;
-
-interface BenchIo {
-  argv: readonly string[];
-  stdout: (line: string) => void;
-  stderr: (line: string) => void;
-}
 
 interface BenchOptions {
   stdio: number;
@@ -173,7 +167,7 @@ function loadNote(atStart: number): string {
 }
 
 /** Runs the benchmark; resolves with the exit code. */
-export async function runBench(io: BenchIo): Promise<number> {
+export async function runBench(io: ScriptIo): Promise<number> {
   let options: BenchOptions;
   try {
     options = parseArgs(io.argv);
@@ -213,11 +207,5 @@ export async function runBench(io: BenchIo): Promise<number> {
 }
 
 if (isMainModule(import.meta.url)) {
-  exitWith(
-    runBench({
-      argv: process.argv.slice(2),
-      stdout: (line) => console.log(line),
-      stderr: (line) => console.error(line),
-    }),
-  );
+  exitWith(runBench(consoleIo()));
 }

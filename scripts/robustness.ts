@@ -10,7 +10,7 @@ import { httpAdapter } from './lib/real-http.js';
 import { runReal, type RealAdapter, type RealReport } from './lib/real-run.js';
 import { stdioAdapter, type RealMargins } from './lib/real-stdio.js';
 import { FaultCounter, type Violation } from './lib/run-support.js';
-import { exitWith, isMainModule } from './lib/script-main.js';
+import { consoleIo, exitWith, isMainModule, type ScriptIo } from './lib/script-main.js';
 
 /**
  * The script's strict bound: a call settles no later than its deadline plus this, counted from the
@@ -34,12 +34,6 @@ export const REAL_MARGINS: RealMargins = { spawnMs: 1000, lateGuardMs: 150, scri
 export const REAL_LANES = 4;
 /** SIGTERM -> SIGKILL grace for the hostile children (they never ignore SIGTERM). */
 export const KILL_GRACE_MS = 2000;
-
-interface RobustnessIo {
-  argv: readonly string[];
-  stdout: (line: string) => void;
-  stderr: (line: string) => void;
-}
 
 interface Args {
   streams: number;
@@ -70,7 +64,7 @@ function replayCounts(portion: string): string {
   return '--streams 1 --stdio 0 --http 0';
 }
 
-function printViolation(io: RobustnessIo, v: Violation): void {
+function printViolation(io: ScriptIo, v: Violation): void {
   io.stderr(`VIOLATION in the ${v.portion} portion, stream ${v.index} (seed ${v.seed}):`);
   for (const p of v.problems) io.stderr(`  - ${p}`);
   if (v.stream) io.stderr(`  stream: ${JSON.stringify(v.stream)}`);
@@ -85,7 +79,7 @@ function printViolation(io: RobustnessIo, v: Violation): void {
   );
 }
 
-function summary(io: RobustnessIo, name: string, r: InProcessReport): void {
+function summary(io: ScriptIo, name: string, r: InProcessReport): void {
   const perSecond = r.streams / (r.elapsedMs / 1000);
   io.stdout(
     `${name}: ${r.streams} streams in ${(r.elapsedMs / 1000).toFixed(1)} s (${perSecond.toFixed(0)} streams/s)`,
@@ -110,7 +104,7 @@ function summary(io: RobustnessIo, name: string, r: InProcessReport): void {
   }
 }
 
-function realSummary(io: RobustnessIo, r: RealReport): void {
+function realSummary(io: ScriptIo, r: RealReport): void {
   const perSecond = r.streams / (r.elapsedMs / 1000);
   io.stdout(
     `${r.name}: ${r.streams} streams in ${(r.elapsedMs / 1000).toFixed(1)} s (${perSecond.toFixed(1)} streams/s)`,
@@ -125,7 +119,7 @@ function realSummary(io: RobustnessIo, r: RealReport): void {
 }
 
 /** Runs the robustness check; resolves with the exit code (1 on the first violation). */
-export async function runRobustness(io: RobustnessIo): Promise<number> {
+export async function runRobustness(io: ScriptIo): Promise<number> {
   let args: Args;
   try {
     args = parseArgs(io.argv);
@@ -186,12 +180,5 @@ export async function runRobustness(io: RobustnessIo): Promise<number> {
 }
 
 if (isMainModule(import.meta.url)) {
-  exitWith(
-    runRobustness({
-      argv: process.argv.slice(2),
-      stdout: (line) => console.log(line),
-      stderr: (line) => console.error(line),
-    }),
-    { stack: true },
-  );
+  exitWith(runRobustness(consoleIo()), { stack: true });
 }

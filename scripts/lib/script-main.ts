@@ -1,5 +1,21 @@
 import { pathToFileURL } from 'node:url';
 
+/** What a script reads and writes, so a test can run it without the real process. */
+export interface ScriptIo {
+  argv: readonly string[];
+  stdout: (line: string) => void;
+  stderr: (line: string) => void;
+}
+
+/** The real process's arguments and console, for a script run as a program. */
+export function consoleIo(): ScriptIo {
+  return {
+    argv: process.argv.slice(2),
+    stdout: (line) => console.log(line),
+    stderr: (line) => console.error(line),
+  };
+}
+
 /** True when the module at `moduleUrl` is the script node was started with, not one a test imported. */
 export function isMainModule(moduleUrl: string): boolean {
   const entry = process.argv[1];
