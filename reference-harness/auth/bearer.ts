@@ -1,5 +1,5 @@
 import type { TokenProvider, TransportFailure } from '../transport.js';
-import { ABORTED, raceSignal } from '../transports/abortable.js';
+import { ABORTED, raceSignal } from '../cancellation.js';
 import { abortedFailure, transportFailure } from '../transports/failure-codes.js';
 
 /** The `Authorization` header value to send, or the reason nothing may be sent. */

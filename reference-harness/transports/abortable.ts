@@ -2,8 +2,6 @@ import { viewOfSignal, type CancelView } from '../cancellation.js';
 import type { TranscriptRecorder } from '../transcript.js';
 import type { SendContext } from '../transport.js';
 
-export { ABORTED, raceSignal } from '../cancellation.js';
-
 /**
  * The send context the harness makes for each attempt. A class: an object literal with a getter
  * costs over a microsecond to make (an accessor pair each time), and this runs on every call.

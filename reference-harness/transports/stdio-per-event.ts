@@ -1,7 +1,8 @@
 import type { Clock } from '../../protocol/clock.js';
 import { NdjsonDecoder, type NdjsonItem } from '../../protocol/ndjson.js';
 import type { BackendTransport, NotifyOutcome, SendContext, TransportReply } from '../transport.js';
-import { ABORTED, cancelOf, raceSignal } from './abortable.js';
+import { ABORTED, raceSignal } from '../cancellation.js';
+import { cancelOf } from './abortable.js';
 import { ProcessSet, spawnBackendProcess, type BackendProcess } from './child-process.js';
 import { abortedFailure, failedReply, framingCode, preview, transportFailure } from './failure-codes.js';
 import { exitFailure, launchFailure, stderrSuffix } from './stdio-exit.js';

@@ -1,8 +1,8 @@
 import type { Clock } from '../../protocol/clock.js';
 import { NdjsonDecoder, type NdjsonItem } from '../../protocol/ndjson.js';
 import type { BackendTransport, NotifyOutcome, SendContext, TransportReply } from '../transport.js';
-import type { CancelView } from '../cancellation.js';
-import { ABORTED, cancelOf, HarnessSendContext, raceSignal } from './abortable.js';
+import { ABORTED, raceSignal, type CancelView } from '../cancellation.js';
+import { cancelOf, HarnessSendContext } from './abortable.js';
 import { ProcessSet, spawnBackendProcess, type BackendProcess } from './child-process.js';
 import {
   abortedFailure,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ABORTED, raceSignal } from './abortable.js';
+import { ABORTED, raceSignal } from './cancellation.js';
 
 describe('raceSignal', () => {
   it('passes a value through when the signal stays quiet', async () => {
