@@ -59,7 +59,8 @@ export interface FixtureOptions {
    * every lane busy). For files whose cases mostly wait on deadlines, budgets and late replies:
    * their waits overlap instead of adding up. Checks reach the mock through their `CaseRunContext`,
    * never `state.mocks` (the first lane's). A case declared without `harnessCases` is not
-   * concurrent: vitest runs it alone, so it may use `state`, unless cases keep configurations.
+   * concurrent: vitest runs it alone, so it may use `state`, unless cases keep configurations;
+   * it must leave the driver usable (never `close` it), since the lanes go on to the next file.
    */
   concurrent?: boolean;
 }
@@ -81,10 +82,9 @@ export function driverEnv(target: HarnessTarget, token: string): Record<string, 
   return env;
 }
 
+/** A driver and its mocks (`state.client`, `state.mocks`), which one case at a time runs on. */
 interface Lane {
   state: FixtureState;
-  client: DriverClient;
-  mocks: SuiteMocks;
   /** False once a case on the lane threw: its driver and mocks are not handed to another file. */
   clean: boolean;
 }
@@ -107,7 +107,7 @@ const idleLanes = new Map<string, Lane[]>();
 function takeIdleLane(key: string): Lane | undefined {
   const lanes = idleLanes.get(key) ?? [];
   for (let lane = lanes.pop(); lane !== undefined; lane = lanes.pop()) {
-    if (!lane.client.exited) return lane;
+    if (!lane.state.client.exited) return lane;
     void stopLane(lane);
   }
   return undefined;
@@ -159,14 +159,14 @@ async function startLane(target: HarnessTarget, settings: SuiteSettings, reuse: 
     reuse,
     configured: undefined,
   };
-  return { state, client, mocks, clean: true };
+  return { state, clean: true };
 }
 
 async function stopLane(lane: Lane): Promise<void> {
   // The driver may already be unusable (a failing case); shutting it down is what matters here.
-  await lane.client.close().catch(() => undefined);
-  await lane.client.dispose();
-  await lane.mocks.close();
+  await lane.state.client.close().catch(() => undefined);
+  await lane.state.client.dispose();
+  await lane.state.mocks.close();
 }
 
 /** Registers the file's `beforeAll` / `afterAll` and returns the fixture. */
@@ -214,10 +214,16 @@ export function useHarnessFixture(options: FixtureOptions = {}): HarnessFixture 
     const key = setup?.key;
     await Promise.allSettled(
       lanes.map(async (lane) => {
-        // Only a concurrent file's lanes go on: its cases all run through `run`, so a lane that is
-        // free and clean is as its last case left it. Other files may drive the client directly
-        // (close it, for one).
-        if (maxLanes > 1 && key !== undefined && lane.clean && free.includes(lane) && !lane.client.exited) {
+        // Only a concurrent file's lanes go on: its cases run through `run` (a case written by hand
+        // there must leave the driver usable), so a free, clean lane is as its last case left it.
+        // Other files may drive the client directly (shutdown closes it).
+        if (
+          maxLanes > 1 &&
+          key !== undefined &&
+          lane.clean &&
+          free.includes(lane) &&
+          !lane.state.client.exited
+        ) {
           parkLane(key, lane);
         } else {
           await stopLane(lane);
