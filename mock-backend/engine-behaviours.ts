@@ -75,7 +75,7 @@ function stableByTime(actions: Action[]): Action[] {
 }
 
 /** Plans a behaviour. Never throws for any behaviour value, typed or not. */
-export function planBehaviour(b: Behaviour, ctx: PlanContext, offset: number): Plan {
+function planBehaviour(b: Behaviour, ctx: PlanContext, offset: number): Plan {
   const at = Math.max(0, offset);
   const allowed = BEHAVIOUR_TRANSPORTS[b.kind] as readonly string[] | undefined;
   if (!allowed || !allowed.includes(ctx.transport)) return notApplicable(b, ctx, at);

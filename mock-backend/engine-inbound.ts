@@ -33,9 +33,6 @@ export interface DecodedFrame {
   violations: FrameViolation[];
 }
 
-// One fatal decoder for every frame: constructing one per frame cost more than the decoding.
-const utf8 = strictUtf8;
-
 /** Decodes one frame's bytes, given the shell's framing fault if any. Never throws. */
 export function decodeFrame(bytes: Uint8Array, fault?: FramingFault): DecodedFrame {
   if (fault === 'too-large') {
@@ -63,7 +60,7 @@ export function decodeFrame(bytes: Uint8Array, fault?: FramingFault): DecodedFra
 }
 
 function decodeText(bytes: Uint8Array): DecodedFrame {
-  const line = decodeLine(bytes, utf8);
+  const line = decodeLine(bytes, strictUtf8);
   if (line.kind === 'fault') {
     const code: ViolationCode =
       line.code === 'invalid-utf8' ? 'invalid-utf8' : line.code === 'empty-line' ? 'empty-frame' : 'not-json';
