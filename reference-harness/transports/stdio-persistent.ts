@@ -285,9 +285,7 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
         cancelOf(ctx),
         () => ({ ok: false, failure: transportFailure('stdio.closed', 'the transport was closed') }),
         async () => {
-          const s =
-            current && !current.dead && !current.retired && !current.proc.exitInfo() ? current : undefined;
-          const use = s ?? (current = spawnSession());
+          const use = current && isLive(current) ? current : (current = spawnSession());
           use.lastCtx = ctx;
           const started = await raceSignal(use.proc.started, cancelOf(ctx));
           if (started === ABORTED) return { ok: false, failure: abortedFailure(cancelOf(ctx)) };
@@ -324,7 +322,12 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
   };
 }
 
-/** A process that can take a request now: alive, not retired, and owing no reply. */
+/** A process still in use: alive and not retired (it may owe a reply). */
+function isLive(s: Session): boolean {
+  return !s.dead && !s.retired && !s.proc.exitInfo();
+}
+
+/** A process that can take a request now: live and owing no reply. */
 function isClean(s: Session): boolean {
-  return !s.dead && !s.retired && !s.proc.exitInfo() && !s.inflight;
+  return isLive(s) && !s.inflight;
 }
