@@ -32,7 +32,7 @@ export function initialState(scenario: Scenario): EngineState {
 }
 
 /** Interprets one inbound frame. Never throws: anything unexpected becomes an `engine-error` violation. */
-export const step: StepFn = (scenario, state, inbound) => stepDelivery(scenario, state, inbound);
+export const step: StepFn = stepDelivery;
 
 /** `step`, typed with the compact delivery the session keeps. Never throws. */
 export function stepDelivery(scenario: Scenario, state: EngineState, inbound: InboundFrame): Stepped {
