@@ -4,20 +4,19 @@ import { fileURLToPath } from 'node:url';
 import type { Loader, Plugin } from 'esbuild';
 import { contentDigest, bundleIsFresh as freshUnder, inputsFile } from '../bin/bundle-freshness.mjs';
 
-// The programs started often (the stdio mock, the reference driver, the CLI itself) run from
-// esbuild bundles in dist/: a start then costs a Node boot (~100 ms here) instead of Node plus tsx
-// (~350 ms for a spawn, seconds of CPU for the CLI's module graph), which decides whether
-// per_event cases fit the suite's time budget and how long a harness run takes. Their starters
-// fall back to tsx when a bundle is missing (the CLI also when it is stale); `ensureBundles`
-// rebuilds stale ones so a bundle never lags its source. A bundle is stale when the content of
-// an input differs from what it was built from (dist/<bundle>.inputs.json records digests).
+// The programs started often (the reference driver, the CLI itself) run from esbuild bundles in
+// dist/: a start then costs a Node boot (~100 ms here) instead of Node plus tsx (~350 ms for a
+// spawn, seconds of CPU for the CLI's module graph), which decides how long a harness run takes.
+// Their starters fall back to tsx when a bundle is missing (the CLI also when it is stale);
+// `ensureBundles` rebuilds stale ones so a bundle never lags its source. A bundle is stale when
+// the content of an input differs from what it was built from (dist/<bundle>.inputs.json records
+// digests).
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
 
 /** Source entry -> bundle file name under dist/. */
 export const BUNDLE_ENTRIES: Readonly<Record<string, string>> = {
-  'mock-backend/shells/stdio-main.ts': 'mock-stdio.mjs',
   'reference-harness/driver/main.ts': 'reference-driver.mjs',
   'cli/main.ts': 'cli.mjs',
 };
@@ -26,7 +25,8 @@ export const BUNDLE_ENTRIES: Readonly<Record<string, string>> = {
  * Bundles that carry their dependencies too. A suite run starts the reference driver dozens of
  * times; resolving and compiling execa's and json-rpc-2.0's modules from node_modules was half of
  * each start (~0.2 s of CPU of ~0.4 s here). The CLI keeps its dependencies (vitest cannot be
- * bundled), and so does the stdio mock bundle the CLI serves.
+ * bundled). (Stdio mock processes run from a bundle of their own that the mock library builds in
+ * the temp directory: mock-backend/control/stdio-entry.ts.)
  */
 const SELF_CONTAINED: ReadonlySet<string> = new Set(['reference-driver.mjs']);
 
@@ -47,8 +47,8 @@ const META_URL = 'import.meta' + '.url';
 
 /**
  * Bundles split into an entry and lazily loaded chunks (dist/<name>.chunk-*.mjs, beside the entry:
- * the import.meta.url a module gets is written relative to dist/, whichever chunk it lands in). The CLI loads
- * a command's modules only when that command runs, and esbuild hoists the imports of dependencies
+ * the import.meta.url a module gets is written relative to dist/, whichever chunk it lands in).
+ * The CLI loads a command's modules only when that command runs, and esbuild hoists the imports of dependencies
  * to the top of an unsplit bundle: `--version`, `validate` and `mock-backend` then loaded vitest,
  * vite and the suites (seconds of CPU and ~30 MB of heap).
  */

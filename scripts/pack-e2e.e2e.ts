@@ -40,7 +40,7 @@ describe('the packed package', () => {
   it('ships what runs: bin, bundles, suites, the report schema and the docs, without unit tests', () => {
     for (const file of [
       'bin/ahp-conformance.mjs',
-      'dist/mock-stdio.mjs',
+      'dist/cli.mjs',
       'dist/reference-driver.mjs',
       'cli/report/report.schema.json',
       'docs/harness-authors.md',
@@ -49,6 +49,10 @@ describe('the packed package', () => {
       expect(packed).toContain(file);
     }
     expect(packed.some((f) => /^suites\/harness\/.+\.conformance\.ts$/.test(f))).toBe(true);
+    // The CLI bundle loads each command from a chunk beside it.
+    expect(packed.some((f) => /^dist\/cli\.chunk-.+\.mjs$/.test(f))).toBe(true);
+    // The CLI bundle loads each command from a chunk beside it.
+    expect(packed.some((f) => /^dist\/cli\.chunk-.+\.mjs$/.test(f))).toBe(true);
     expect(packed.some((f) => /^suites\/backend\/.+\.conformance\.ts$/.test(f))).toBe(true);
     expect(packed.filter((f) => f.endsWith('.test.ts'))).toEqual([]);
   });

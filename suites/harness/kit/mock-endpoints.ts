@@ -44,8 +44,8 @@ export async function startSuiteMocks(): Promise<SuiteMocks> {
     throw error;
   }
   // The control server's own entry: an esbuild bundle split so that the control path never loads
-  // the scenario schema (zod). dist/mock-stdio.mjs keeps zod a static import, which doubled the
-  // CPU of every stdio mock start (~0.3 s instead of ~0.15 s here), and a full run starts ~150.
+  // the scenario schema (zod): with zod a static import, every stdio mock start cost twice the CPU
+  // (~0.3 s instead of ~0.15 s here), and a full run starts ~150.
   const { command, args } = control.stdioCommand();
   const stdio = [command, ...args];
   const endpoints: MockEndpoints = {
