@@ -59,6 +59,10 @@ export function planContext(
  * a recording plans a delivery again when it is read instead of keeping its actions.
  */
 export function planDelivery(decided: Behaviour, ctx: PlanContext): Plan {
+  // Nearly every frame's answer: what planBehaviour makes of it at offset 0 (it applies to every
+  // transport, and its one write is in time order), without the walk there.
+  if (decided.kind === 'respond')
+    return { actions: oneWrite(ctx, 0, framed(ctx, replyText(ctx, decided))), chosen: decided };
   const plan = planBehaviour(decided, ctx, 0);
   return { actions: stableByTime(plan.actions), chosen: plan.chosen };
 }

@@ -71,6 +71,30 @@ describe('engine step: matching, times, attempts, sequence', () => {
     expect(out.map((r) => inbound(r.records).behaviour.kind)).toEqual(['hang', 'deny', 'hang', 'deny']);
   });
 
+  it('plays a sequence by attempt wherever it sits: nested, in a strategy, or behind a rule on attempt', () => {
+    // Scenarios that never decide by attempt count after answering; these must count before.
+    const frames = ['a', 'a', 'a'].map((id) => frameOf(interceptRequest({ eventId: id })));
+    const nested: Scenario = {
+      rules: [],
+      unmatched: {
+        kind: 'delay',
+        ms: 0,
+        then: { kind: 'sequence', steps: [{ kind: 'rpc-error', code: -32003 }, { kind: 'deny' }] },
+      },
+    };
+    expect(runFrames(nested, frames).map((r) => inbound(r.records).behaviour)).toEqual([
+      { kind: 'delay', ms: 0, then: { kind: 'rpc-error', code: -32003 } },
+      { kind: 'delay', ms: 0, then: { kind: 'deny' } },
+      { kind: 'delay', ms: 0, then: { kind: 'deny' } },
+    ]);
+    const byRule: Scenario = { rules: [{ match: { attempt: { min: 2 } }, behaviour: { kind: 'deny' } }] };
+    expect(runFrames(byRule, frames).map((r) => inbound(r.records).behaviour.kind)).toEqual([
+      'respond',
+      'deny',
+      'deny',
+    ]);
+  });
+
   it('times: a rule fires at most `times`, then the next rule (or the default) decides', () => {
     const scenario: Scenario = {
       rules: [

@@ -53,21 +53,13 @@ interface Decision {
 function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame): Stepped {
   const delivery = state.deliveries + 1;
   const frame = decodeFrame(inbound.bytes, inbound.fault);
-  // Updated in place: copying a map that grows with every event id made a long run quadratic
-  // (20k distinct events took minutes). Shells thread state linearly; see StepFn.
-  const attempts = state.attempts;
-  let attempt = 1;
-  // Counted per method and event id: retries reuse both; an observe of the same event does not count.
-  if (frame.kind !== 'unparseable' && frame.method !== undefined && frame.eventId !== undefined) {
-    let perEvent = attempts.get(frame.method);
-    if (perEvent === undefined) attempts.set(frame.method, (perEvent = new Map()));
-    attempt = (perEvent.get(frame.eventId) ?? 0) + 1;
-    perEvent.set(frame.eventId, attempt);
-  }
+  // Counted now only when a decision can depend on it; else when the result is settled, which a
+  // session does once the shell has answered (the count is part of the record, not of the reply).
+  const early = decidesByAttempt(scenario) ? countAttempt(state.attempts, frame) : undefined;
   const violations: FrameViolation[] = frame.violations;
   const decision =
     httpGate(scenario, inbound, violations) ??
-    decide(scenario, frame, state.fired, { attempt, delivery, inbound });
+    decide(scenario, frame, state.fired, { attempt: early ?? 1, delivery, inbound });
   // Rule counters are copied only when a rule fires: most frames of a long run fire none.
   let fired = state.fired;
   if (decision.rule !== null) {
@@ -76,50 +68,122 @@ function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame
   }
 
   const prng = state.prng;
-  const ctx = planContext(inbound.transport, frame, attempt, prng, violations);
+  const ctx = planContext(inbound.transport, frame, early ?? 1, prng, violations);
   const { actions } = planDelivery(decision.behaviour, ctx);
 
-  // The delivery is kept as one flat object; its public entries, outbound actions included, are
-  // built when they are read (the actions planned again from the same decision, attempt and PRNG
-  // state: planning is pure).
-  const recorded = new RecordedDelivery(
-    delivery,
-    inbound.transport,
-    inbound.connectionId,
-    inbound.at.monotonic,
-    inbound.at.wall,
-    frame.text !== undefined ? frame.text : encodeBytes(inbound.bytes),
-    inbound.fault,
-    inbound.http,
-    attempt,
-    decision.rule,
-    decision.planned,
-    decision.behaviour,
-    prng,
-    violations.length === 0 ? NO_VIOLATIONS : violations,
-  );
-  return new Stepped(actions, { deliveries: delivery, attempts, fired, prng: ctx.prng }, recorded);
+  // Everything the settling reads is taken now, so settling cannot fail on a hand-built frame.
+  const { transport, connectionId, fault, http } = inbound;
+  const { monotonic, wall } = inbound.at;
+  const source = frame.text !== undefined ? frame.text : encodeBytes(inbound.bytes);
+  return new Stepped(actions, () => {
+    const attempt = early ?? countAttempt(state.attempts, frame);
+    // The delivery is kept as one flat object; its public entries, outbound actions included, are
+    // built when they are read (the actions planned again from the same decision, attempt and
+    // PRNG state: planning is pure).
+    const recorded = new RecordedDelivery(
+      delivery,
+      transport,
+      connectionId,
+      monotonic,
+      wall,
+      source,
+      fault,
+      http,
+      attempt,
+      decision.rule,
+      decision.planned,
+      decision.behaviour,
+      prng,
+      violations.length === 0 ? NO_VIOLATIONS : violations,
+    );
+    return { state: { deliveries: delivery, attempts: state.attempts, fired, prng: ctx.prng }, recorded };
+  });
+}
+
+/**
+ * The attempt number of a frame's event id, counted: per method and event id (retries reuse both;
+ * an observe of the same event does not count). The map is updated in place: copying a map that
+ * grows with every event id made a long run quadratic (20k distinct events took minutes). Shells
+ * thread state linearly; see StepFn.
+ */
+function countAttempt(attempts: EngineState['attempts'], frame: DecodedFrame): number {
+  if (frame.kind === 'unparseable' || frame.method === undefined || frame.eventId === undefined) return 1;
+  let perEvent = attempts.get(frame.method);
+  if (perEvent === undefined) attempts.set(frame.method, (perEvent = new Map()));
+  const attempt = (perEvent.get(frame.eventId) ?? 0) + 1;
+  perEvent.set(frame.eventId, attempt);
+  return attempt;
+}
+
+/** Scenarios read by `decidesByAttempt` so far (a scenario is data, never changed once stepped). */
+const attemptDependence = new WeakMap<Scenario, boolean>();
+
+/** Whether a decision can depend on the attempt number: a rule matches on it, or a `sequence` plays it. */
+function decidesByAttempt(scenario: Scenario): boolean {
+  let known = attemptDependence.get(scenario);
+  if (known === undefined) {
+    known = scenario.rules.some((r) => r.match?.attempt !== undefined) || hasSequence(scenario);
+    attemptDependence.set(scenario, known);
+  }
+  return known;
+}
+
+/** A `sequence` anywhere in the value (behaviours nest in rules, strategies and each other). */
+function hasSequence(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(hasSequence);
+  if ((value as { kind?: unknown }).kind === 'sequence') return true;
+  return Object.values(value).some(hasSequence);
 }
 
 /** Shared by every delivery without violations (most of them), instead of an empty array each. */
 const NO_VIOLATIONS: readonly FrameViolation[] = Object.freeze([]);
 
+/** What a step leaves behind once settled: the next state and the delivery's recording. */
+interface Settled {
+  state: EngineState;
+  recorded: RecordedDelivery | readonly RecordEntry[];
+}
+
 /**
- * A step's result. Its `records` are built from the compact delivery on first read: the session
- * keeps `recorded` instead, and builds entries only for those who read the recording.
+ * A step's result. The actions are ready at once; the bookkeeping (the next state, with its
+ * attempt count, and the recording) is done on first read of `state`, `recorded` or `records`,
+ * so a shell can answer first. Reading in step order keeps the counts what they were step by step.
+ * Its `records` are built from the compact delivery on first read: the session keeps `recorded`
+ * instead, and builds entries only for those who read the recording.
  */
 export class Stepped implements StepResult {
+  private settle: (() => Settled) | undefined;
+  private settled: Settled | undefined;
   private built: RecordEntry[] | undefined;
 
   constructor(
     readonly actions: Action[],
-    readonly state: EngineState,
-    readonly recorded: RecordedDelivery | readonly RecordEntry[],
-  ) {}
+    settle: () => Settled,
+  ) {
+    this.settle = settle;
+  }
+
+  get state(): EngineState {
+    return this.done().state;
+  }
+
+  get recorded(): RecordedDelivery | readonly RecordEntry[] {
+    return this.done().recorded;
+  }
 
   get records(): RecordEntry[] {
     this.built ??= [...entriesOf(this.recorded)];
     return this.built;
+  }
+
+  private done(): Settled {
+    if (this.settled === undefined) {
+      const settle = this.settle as () => Settled;
+      this.settle = undefined;
+      this.settled = settle();
+    }
+    return this.settled;
   }
 }
 
@@ -214,7 +278,7 @@ function engineError(state: EngineState, inbound: InboundFrame, e: unknown): Ste
     { type: 'violation', ...base, code: 'engine-error', message },
     ...actions.map((a): RecordEntry => ({ type: 'outbound', ...base, action: recordAction(a) })),
   ];
-  return new Stepped(actions, { ...state, deliveries: base.delivery }, records);
+  return new Stepped(actions, () => ({ state: { ...state, deliveries: base.delivery }, recorded: records }));
 }
 
 /** Process start: the stdio banner, or a refusal to start (message on stderr, then exit). */

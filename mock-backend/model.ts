@@ -347,8 +347,9 @@ export interface StepResult {
 /**
  * The engine: one inbound frame in, actions + next state + records out. Never throws. Deterministic:
  * the same scenario, state and frames give the same results. The given state is consumed (its
- * `attempts` map is updated in place, for speed): thread the returned state, and clone a state
- * (`structuredClone`) to keep a snapshot.
+ * `attempts` map is updated in place, for speed, at the latest when the result's `state` or
+ * `records` is first read): thread the returned state, and clone a state (`structuredClone`) to
+ * keep a snapshot.
  */
 export type StepFn = (scenario: Scenario, state: EngineState, inbound: InboundFrame) => StepResult;
 

@@ -11,6 +11,7 @@ import {
   parseRecording,
   recordAction,
   recordingToJson,
+  strictUtf8,
   unplannedRequests,
   violationRecords,
 } from './recording.js';
@@ -56,6 +57,55 @@ describe('bytes encoding', () => {
       afterMs: 3,
       bytes: { base64: '/w==' },
     });
+  });
+});
+
+describe('strict UTF-8 decoding', () => {
+  const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const reference = (bytes: Uint8Array): string | 'invalid' => {
+    try {
+      return fatal.decode(bytes);
+    } catch {
+      return 'invalid';
+    }
+  };
+  const decoded = (bytes: Uint8Array): string | 'invalid' => {
+    try {
+      return strictUtf8.decode(bytes);
+    } catch {
+      return 'invalid';
+    }
+  };
+  // Valid text (U+FFFD and surrogate pairs included) with stray bytes spliced in: the decoder
+  // must tell a replacement character that was sent from one its own decoding would make.
+  const mixed = fc
+    .tuple(
+      fc.string({ unit: fc.constantFrom('a', '{', '\uFFFD', '\uFEFF', 'é', '€', '😀'), maxLength: 12 }),
+      fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0x80, max: 0xff })), { maxLength: 3 }),
+    )
+    .map(([text, strays]) => {
+      const bytes = [...Buffer.from(text, 'utf8')];
+      for (const [at, byte] of strays) bytes.splice(at % (bytes.length + 1), 0, byte);
+      return new Uint8Array(bytes);
+    });
+
+  it('accepts and rejects exactly what a fatal TextDecoder does, with the same text', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.uint8Array({ maxLength: 24 }), mixed), (bytes) => {
+        expect(decoded(bytes)).toEqual(reference(bytes));
+        // Buffers, plain arrays and views into a larger buffer decode alike.
+        const inside = new Uint8Array([0xff, ...bytes, 0xff]).subarray(1, bytes.length + 1);
+        expect(decoded(inside)).toEqual(reference(bytes));
+        expect(decoded(Buffer.from(bytes))).toEqual(reference(bytes));
+      }),
+    );
+  });
+
+  it('keeps a sent U+FFFD and rejects the byte that would decode to one', () => {
+    expect(strictUtf8.decode(Buffer.from('{"a":"\uFFFD"}', 'utf8'))).toBe('{"a":"\uFFFD"}');
+    expect(() => strictUtf8.decode(new Uint8Array([0x7b, 0xff, 0x7d]))).toThrow(TypeError);
+    // A surrogate encoded on its own (CESU-style) is not UTF-8.
+    expect(() => strictUtf8.decode(new Uint8Array([0xed, 0xa0, 0x80]))).toThrow(TypeError);
   });
 });
 

@@ -23,11 +23,15 @@
  * on a shared machine falls on both alike. The stdio mock stepping on a control server
  * (`--control-url`, one extra HTTP round trip per frame) is reported but is not what the targets
  * are about. Figures depend on the machine: the load average is printed with them.
+ * Warm-up: each server answers 5000 round trips before it is measured. Measured on this project's
+ * 2-core machine in blocks of 1000, node:http's own server path (echo and mock alike) keeps
+ * getting cheaper for about 4000 requests while V8 optimises it (echo: 210, 180, 80, 50, then
+ * 30-40 µs of server CPU per request), and the stdio servers settle within about 3000. With a
+ * shorter warm-up the first timed blocks catch both sides still optimising, at different paces.
  * Options: --n <round trips> (default 3000), --warm-up <round trips per server before measuring>
- * (default 1000; the mock's CPU per request keeps falling for a few thousand requests while V8
- * optimises its path, an echo's settles at once), --delays <n> (default 500), --delay-ms <ms>
- * (default 20), --spawns <n> (default 10), --no-spawn (skip part 3), --tsx (no bundle rebuild;
- * the stdio mock through tsx), --help (this text).
+ * (default 5000), --delays <n> (default 500), --delay-ms <ms> (default 20), --spawns <n>
+ * (default 10), --no-spawn (skip part 3), --tsx (no bundle rebuild; the stdio mock through tsx),
+ * --help (this text).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
@@ -37,6 +41,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleIsFresh, ensureBundles } from '../cli/bundles.js';
 import { stdioEntryArgs } from '../mock-backend/control/stdio-entry.js';
+import { PRECISE_LEAD_MS } from '../mock-backend/shells/precise-clock.js';
 import { controlClient, startMockControl, type Scenario } from '../mock-backend/index.js';
 
 const args = process.argv.slice(2);
@@ -60,7 +65,7 @@ const DELAYS = option('--delays', 500);
 const DELAY_MS = option('--delay-ms', 20);
 const SPAWNS = option('--spawns', 10);
 /** Round trips each server answers before it is measured (its JIT has optimised the hot path by then). */
-const WARM_UP = option('--warm-up', 1000);
+const WARM_UP = option('--warm-up', 5000);
 /** Round trips per block when a subject and its baseline alternate. */
 const BLOCK = 250;
 const DELAY_BLOCK = 25;
@@ -221,10 +226,10 @@ function waitForLine(child: ChildProcess): Promise<string> {
 }
 
 // The echoes: one reply per request, one write each. A request whose tool is "Slow" is answered
-// after DELAY_MS by the same precise sleep the mock uses (a timer until 2 ms before, then
-// setImmediate turns), so the floor rows show the transport and the machine, not a coarse timer.
-const ECHO_COMMON = `const REPLY=${JSON.stringify(REPLY)};const DELAY=${DELAY_MS};
-function later(f){const due=performance.now()+DELAY;const spin=()=>performance.now()>=due?f():setImmediate(spin);setTimeout(spin,DELAY-2)}`;
+// after DELAY_MS by the same precise sleep the mock uses (a timer until PRECISE_LEAD_MS before,
+// then setImmediate turns), so the floor rows show the transport and the machine, not a coarse timer.
+const ECHO_COMMON = `const REPLY=${JSON.stringify(REPLY)};const DELAY=${DELAY_MS};const LEAD=${PRECISE_LEAD_MS};
+function later(f){const due=performance.now()+DELAY;const spin=()=>performance.now()>=due?f():setImmediate(spin);setTimeout(spin,Math.max(0,DELAY-LEAD))}`;
 const ECHO_STDIO = `${ECHO_COMMON};let buf='';process.stdin.on('data',c=>{buf+=c;let nl;while((nl=buf.indexOf('\\n'))!==-1){const slow=buf.slice(0,nl).includes('"Slow"');buf=buf.slice(nl+1);const answer=()=>process.stdout.write(REPLY+'\\n');slow?later(answer):answer()}})`;
 const ECHO_HTTP = `${ECHO_COMMON};require('http').createServer((q,s)=>{let body='';q.on('data',c=>body+=c);q.on('end',()=>{const answer=()=>{s.writeHead(200,{'content-type':'application/json','content-length':REPLY.length});s.end(REPLY)};body.includes('"Slow"')?later(answer):answer()})}).listen(0,'127.0.0.1',function(){console.log('http://127.0.0.1:'+this.address().port+'/')})`;
 

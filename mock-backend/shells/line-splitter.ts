@@ -35,7 +35,8 @@ export class LineSplitter {
       out.push(this.take(chunk.subarray(start, nl)));
       start = nl + 1;
     }
-    this.append(chunk.subarray(start));
+    // Most chunks end with their last line: no view of the empty rest.
+    if (start < chunk.length) this.append(chunk.subarray(start));
     return out;
   }
 

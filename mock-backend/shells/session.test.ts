@@ -84,6 +84,57 @@ describe('MockSession', () => {
     ]);
   });
 
+  it('counts attempts after answering when no decision depends on them, and records the same counts', async () => {
+    // Without `sequence` or `match.attempt`, counting waits until the step settles (after the
+    // shell's write); it must land in step order however the recording is read.
+    const plain: Scenario = { rules: [{ match: { toolName: 'Slow' }, behaviour: { kind: 'deny' } }] };
+    const ids = ['a', 'a', 'b', 'a', 'b'];
+    const readAfterEach = new MockSession(plain);
+    const settledByTurn = new MockSession(plain);
+    for (const id of ids) {
+      const stepped = readAfterEach.step(frameOf(interceptRequest({ eventId: id })));
+      expect(stepped.actions.some((a) => a.type === 'write')).toBe(true);
+      expect(readAfterEach.deliveries().at(-1)?.eventId).toBe(id);
+      settledByTurn.step(frameOf(interceptRequest({ eventId: id })));
+      await Promise.resolve();
+    }
+    // The engine state holds the same counts, whether a read or the microtask settled each step.
+    expect(settledByTurn.engineState.attempts.get('hooks/intercept')).toEqual(
+      new Map([
+        ['a', 3],
+        ['b', 2],
+      ]),
+    );
+    for (const session of [readAfterEach, settledByTurn]) {
+      expect(session.deliveries().map((r) => [r.delivery, r.eventId, r.attempt])).toEqual([
+        [1, 'a', 1],
+        [2, 'a', 2],
+        [3, 'b', 1],
+        [4, 'a', 3],
+        [5, 'b', 2],
+      ]);
+    }
+    // The records match the engine's, stepped and settled one at a time.
+    const expected = runFrames(
+      plain,
+      ids.map((id) => frameOf(interceptRequest({ eventId: id }))),
+    ).flatMap((r) => r.records);
+    expect(JSON.parse(JSON.stringify(readAfterEach.recordings()))).toEqual(
+      JSON.parse(JSON.stringify(expected)),
+    );
+  });
+
+  it('settles a pending step before a listener joins, so it hears only later deliveries', () => {
+    const session = new MockSession({ rules: [] });
+    session.step(frameOf(interceptRequest({ eventId: 'before' })));
+    const heard: string[] = [];
+    session.onRecord((e) => {
+      if (e.type === 'inbound') heard.push(String(e.eventId));
+    });
+    session.step(frameOf(interceptRequest({ eventId: 'after' })));
+    expect(heard).toEqual(['after']);
+  });
+
   it('filters recordings by event id (with their outbound entries), type, transport and connection', () => {
     const session = new MockSession({ rules: [] });
     session.step(frameOf(interceptRequest({ eventId: 'a' })));

@@ -45,6 +45,8 @@ export class DeliveryTimeout extends Error {
 
 type Listener = (entry: RecordEntry) => void;
 
+const SETTLED = Promise.resolve();
+
 /** The mock's scenario, engine state and recordings. */
 export class MockSession {
   readonly clock: Clock;
@@ -58,6 +60,9 @@ export class MockSession {
    */
   private pending: (RecordedDelivery | readonly RecordEntry[])[] = [];
   private readonly listeners = new Set<Listener>();
+  /** The last step, until its bookkeeping is done (see `step`). */
+  private unsettled: Stepped | undefined;
+  private readonly settleSoon = (): void => this.settle();
 
   constructor(scenario: Scenario, options: { clock?: Clock } = {}) {
     this.clock = options.clock ?? preciseClock;
@@ -72,6 +77,7 @@ export class MockSession {
 
   /** A copy of the engine state (for diagnostics and tests). */
   get engineState(): EngineState {
+    this.settle();
     return structuredClone(this.state);
   }
 
@@ -82,27 +88,39 @@ export class MockSession {
 
   /** Replaces the scenario; engine state starts afresh (rule counters belong to rules), recordings stay. */
   setScenario(scenario: Scenario): void {
+    this.settle();
     this.current = scenario;
     this.state = initialState(scenario);
   }
 
   /** Forgets recordings and engine state; the scenario stays. */
   reset(): void {
+    this.unsettled = undefined;
     this.built = [];
     this.pending = [];
     this.state = initialState(this.current);
   }
 
-  /** Interprets one inbound frame and records it. Never throws. */
+  /**
+   * Interprets one inbound frame and records it. Never throws. The actions are ready at once; the
+   * bookkeeping (attempt count, recording) waits for a microtask, which runs once the caller has
+   * carried out what is due now (a shell writes an immediate reply synchronously), so it never
+   * delays a reply. Anything that steps or reads settles it first: the order is kept.
+   */
   step(frame: InboundFrame): Stepped {
+    this.settle();
     const result = stepDelivery(this.current, this.state, frame);
-    this.state = result.state;
-    this.append(result.recorded);
+    this.unsettled = result;
+    // A listener hears of a delivery as it is stepped, as before.
+    if (this.listeners.size > 0) this.settle();
+    // A reaction on a settled promise: queueMicrotask would make an AsyncResource per step.
+    else void SETTLED.then(this.settleSoon);
     return result;
   }
 
   /** Process start of a stdio mock (banner, refusal); records the start actions as delivery 0. */
   start(context: { transport: Transport; connectionId: string; at: Instant }): StepResult {
+    this.settle();
     const result = start(this.current, this.state, context);
     this.state = result.state;
     this.append(result.records);
@@ -138,6 +156,8 @@ export class MockSession {
 
   /** Calls `listener` for every entry recorded from now on; returns the unsubscribe function. */
   onRecord(listener: Listener): () => void {
+    // Only what is stepped from now on: a step still settling is older than the listener.
+    this.settle();
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -196,11 +216,21 @@ export class MockSession {
 
   /** Every entry, oldest first: builds those of the deliveries kept compact since the last read. */
   private entries(): RecordEntry[] {
+    this.settle();
     if (this.pending.length > 0) {
       for (const recorded of this.pending) for (const entry of entriesOf(recorded)) this.built.push(entry);
       this.pending = [];
     }
     return this.built;
+  }
+
+  /** Does the last step's bookkeeping if it is still to do. */
+  private settle(): void {
+    const result = this.unsettled;
+    if (result === undefined) return;
+    this.unsettled = undefined;
+    this.state = result.state;
+    this.append(result.recorded);
   }
 
   private append(recorded: RecordedDelivery | readonly RecordEntry[]): void {
