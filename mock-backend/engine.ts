@@ -19,7 +19,7 @@ import type {
 } from './model.js';
 import { prngState } from './prng.js';
 import { entriesOf, RecordedDelivery } from './recorded-delivery.js';
-import { encodeBytes, recordAction } from './recording.js';
+import { recordAction } from './recording.js';
 
 /** The state before the first frame (and after a reset). */
 export function initialState(scenario: Scenario): EngineState {
@@ -74,7 +74,7 @@ function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame
   // Everything the settling reads is taken now, so settling cannot fail on a hand-built frame.
   const { transport, connectionId, fault, http } = inbound;
   const { monotonic, wall } = inbound.at;
-  const source = frame.text !== undefined ? frame.text : encodeBytes(inbound.bytes);
+  const bytes = inbound.bytes;
   return new Stepped(actions, () => {
     const attempt = early ?? countAttempt(state.attempts, frame);
     // The delivery is kept as one flat object; its public entries, outbound actions included, are
@@ -86,7 +86,7 @@ function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame
       connectionId,
       monotonic,
       wall,
-      source,
+      bytes,
       fault,
       http,
       attempt,

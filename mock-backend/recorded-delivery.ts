@@ -1,8 +1,9 @@
 /**
- * What the mock keeps of one delivery until somebody reads the recording: the frame's text (or its
- * bytes when they are not UTF-8), its arrival, and the engine's decision with the attempt and PRNG
- * state it was planned with, as one flat object. The public entries (inbound, violations, outbound, see model.ts) are derived
- * from it on demand, with the same fields and content as if built at step time.
+ * What the mock keeps of one delivery until somebody reads the recording: the frame's exact bytes,
+ * its arrival, and the engine's decision with the attempt and PRNG state it was planned with, as
+ * one flat object (a session copies it into its DeliveryLog). The public entries (inbound,
+ * violations, outbound, see model.ts) are derived from it on demand, with the same fields and
+ * content as if built at step time.
  *
  * Why: a mock answers many thousands of frames and is read a few times. Building and keeping the
  * full entries per frame (a dozen objects: the record, its instant, its bytes, each outbound entry
@@ -25,7 +26,7 @@ import type {
   RecordedAction,
   Transport,
 } from './model.js';
-import { decodeBytes, recordAction } from './recording.js';
+import { encodeBytes, recordAction } from './recording.js';
 
 /** One delivery as stepped, before its entries are built. Shells never mutate what it refers to. */
 export class RecordedDelivery {
@@ -35,8 +36,8 @@ export class RecordedDelivery {
     readonly connectionId: string,
     readonly monotonic: number,
     readonly wall: number,
-    /** The frame as text when its bytes are UTF-8 (the exact bytes), else their recorded form. */
-    readonly source: string | Bytes,
+    /** The frame's exact bytes (a view: whoever keeps the delivery past the step copies them). */
+    readonly bytes: Uint8Array,
     readonly fault: FramingFault | undefined,
     /** The shell's request line and header map (node's own map, never modified after parsing). */
     readonly http: HttpMeta | undefined,
@@ -53,8 +54,8 @@ export class RecordedDelivery {
   /** The public entries: the inbound record, its violations, then one outbound entry per action. */
   entries(): RecordEntry[] {
     const { delivery, transport, connectionId } = this;
-    const bytes: Bytes = typeof this.source === 'string' ? { text: this.source } : this.source;
-    const frame = decodeFrame(decodeBytes(bytes), this.fault);
+    const bytes: Bytes = encodeBytes(this.bytes);
+    const frame = decodeFrame(this.bytes, this.fault);
     // Planned again as at step time: same behaviour, frame, attempt and PRNG state, so the same
     // actions and chosen behaviour; what planning reports is already among `violations`.
     const plan = planDelivery(this.decided, planContext(transport, frame, this.attempt, this.prng, []));

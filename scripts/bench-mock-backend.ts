@@ -19,19 +19,20 @@
  *
  * Fairness: every server is its own process, warmed up before it is measured; echoes get the same
  * request bytes and answer with a reply of the same length as the mock's, one write per reply.
- * A subject and its baseline are measured in alternating blocks, so load that comes and goes
- * on a shared machine falls on both alike. The stdio mock stepping on a control server
- * (`--control-url`, one extra HTTP round trip per frame) is reported but is not what the targets
- * are about. Figures depend on the machine: the load average is printed with them.
+ * A subject and its baseline are measured in alternating blocks, so load that comes and goes on
+ * a shared machine falls on both alike, and each kind runs as two processes whose samples are
+ * pooled (see PROCESSES). The stdio mock stepping on a control server (`--control-url`, one extra
+ * HTTP round trip per frame) is reported but is not what the targets are about. Figures depend on
+ * the machine: the load average is printed with them.
  * Warm-up: each server answers 5000 round trips before it is measured. Measured on this project's
  * 2-core machine in blocks of 1000, node:http's own server path (echo and mock alike) keeps
  * getting cheaper for about 4000 requests while V8 optimises it (echo: 210, 180, 80, 50, then
  * 30-40 µs of server CPU per request), and the stdio servers settle within about 3000. With a
  * shorter warm-up the first timed blocks catch both sides still optimising, at different paces.
- * Options: --n <round trips> (default 3000), --warm-up <round trips per server before measuring>
- * (default 5000), --delays <n> (default 500), --delay-ms <ms> (default 20), --spawns <n>
- * (default 10), --no-spawn (skip part 3), --tsx (no bundle rebuild; the stdio mock through tsx),
- * --help (this text).
+ * Options: --n <round trips per kind of server, shared by its processes> (default 3000),
+ * --warm-up <round trips per server before measuring> (default 5000), --delays <n> (default 500),
+ * --delay-ms <ms> (default 20), --spawns <n> (default 10), --no-spawn (skip part 3), --tsx (no
+ * bundle rebuild; the stdio mock through tsx), --help (this text).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
@@ -280,31 +281,51 @@ async function main(): Promise<void> {
     );
 
   try {
-    const echo = stdioPeer(start(process.execPath, ['-e', ECHO_STDIO]));
-    const localMock = stdioPeer(
-      start(process.execPath, [...stdioEntry, '--scenario', scenarioFile(scenario)]),
+    const echoes = twice(() => stdioPeer(start(process.execPath, ['-e', ECHO_STDIO])));
+    const localMocks = twice(() =>
+      stdioPeer(start(process.execPath, [...stdioEntry, '--scenario', scenarioFile(scenario)])),
     );
+    const [echo, localMock] = [echoes[0], localMocks[0]];
     const control = await startMockControl({ scenario });
     const remoteMock = stdioPeer(start(...commandOf(control.stdioCommand())));
-    const echoHttpChild = start(process.execPath, ['-e', ECHO_HTTP]);
-    const echoHttp = httpPeer(await waitForLine(echoHttpChild));
-    const echoHttpPid = echoHttpChild.pid;
-    const httpChild = start(process.execPath, [
-      BIN,
-      'mock-backend',
-      '--http',
-      '--scenario',
-      scenarioFile(scenario),
-    ]);
-    const announced = JSON.parse(await waitForLine(httpChild)) as { url: string; controlUrl: string };
-    const httpMock = httpPeer(announced.url);
+    const echoHttpSubjects = await Promise.all(
+      twice(async (): Promise<Subject> => {
+        const child = start(process.execPath, ['-e', ECHO_HTTP]);
+        return { send: httpPeer(await waitForLine(child)), ...(child.pid ? { pid: child.pid } : {}) };
+      }),
+    );
+    const controlUrls: string[] = [];
+    const httpSubjects = await Promise.all(
+      twice(async (): Promise<Subject> => {
+        const child = start(process.execPath, [
+          BIN,
+          'mock-backend',
+          '--http',
+          '--scenario',
+          scenarioFile(scenario),
+        ]);
+        const announced = JSON.parse(await waitForLine(child)) as { url: string; controlUrl: string };
+        controlUrls.push(announced.controlUrl);
+        return { send: httpPeer(announced.url), ...(child.pid ? { pid: child.pid } : {}) };
+      }),
+    );
+    const [echoHttp, httpMock] = [echoHttpSubjects[0].send, httpSubjects[0].send];
 
-    // 1. Round trips.
-    const [echoT = [], localT = [], remoteT = []] = await interleaved(
-      [{ send: echo }, { send: localMock }, { send: remoteMock }],
-      N,
-      BLOCK,
-      WARM_UP,
+    // 1. Round trips. A subject kind runs as two processes whose samples are pooled (see PROCESSES).
+    const [echoT = [], localT = [], remoteT = []] = pooled(
+      await interleaved(
+        [
+          { send: echoes[0] },
+          { send: localMocks[0] },
+          { send: remoteMock },
+          { send: echoes[1] },
+          { send: localMocks[1] },
+        ],
+        Math.ceil(N / PROCESSES),
+        BLOCK,
+        WARM_UP,
+      ),
+      [[0, 3], [1, 4], [2]],
     );
     const echoStats = stats(echoT);
     row('raw NDJSON echo child', echoStats);
@@ -320,16 +341,25 @@ async function main(): Promise<void> {
       remoteStats,
       `${(remoteStats.p50 / echoStats.p50).toFixed(2)}x echo`,
     );
-    const echoHttpSubject: Subject = { send: echoHttp, ...(echoHttpPid ? { pid: echoHttpPid } : {}) };
-    const httpSubject: Subject = { send: httpMock, ...(httpChild.pid ? { pid: httpChild.pid } : {}) };
-    const [echoHttpT = [], httpT = []] = await interleaved([echoHttpSubject, httpSubject], N, BLOCK, WARM_UP);
+    const [echoHttpT = [], httpT = []] = pooled(
+      await interleaved(
+        [echoHttpSubjects[0], httpSubjects[0], echoHttpSubjects[1], httpSubjects[1]],
+        Math.ceil(N / PROCESSES),
+        BLOCK,
+        WARM_UP,
+      ),
+      [
+        [0, 2],
+        [1, 3],
+      ],
+    );
     const echoHttpStats = stats(echoHttpT);
-    row('raw node:http echo server', echoHttpStats, cpuNote(echoHttpSubject));
+    row('raw node:http echo server', echoHttpStats, cpuNote(echoHttpSubjects));
     const httpStats = stats(httpT);
     row(
       `HTTP mock (CLI process, ${cliPath})`,
       httpStats,
-      `${ratioVerdict('round trip, HTTP mock', httpStats, echoHttpStats)}  ${cpuNote(httpSubject)}`,
+      `${ratioVerdict('round trip, HTTP mock', httpStats, echoHttpStats)}  ${cpuNote(httpSubjects)}`,
     );
 
     // 2. Delay errors: the same warm processes, now asked for "Slow" replies.
@@ -355,7 +385,7 @@ async function main(): Promise<void> {
     const httpDelay = stats(httpDelayT);
     row(`delay ${DELAY_MS} ms error, HTTP mock`, httpDelay);
     delayVerdict('delay error, HTTP mock', httpDelay);
-    controlClient(announced.controlUrl).close();
+    for (const url of controlUrls) controlClient(url).close();
 
     // 3. per_event spawn cost: each process gets one line, then EOF, and must exit.
     if (!args.includes('--no-spawn')) {
@@ -409,9 +439,33 @@ async function main(): Promise<void> {
   }
 }
 
-/** The server's CPU per timed request, when it could be read. */
-function cpuNote(s: Subject): string {
-  return s.cpu && s.cpu.n > 0 ? `server CPU ${fmt(s.cpu.us / s.cpu.n / 1000)}/req` : '';
+/** The servers' CPU per timed request, when it could be read. */
+function cpuNote(subjects: Subject[]): string {
+  let us = 0;
+  let n = 0;
+  for (const s of subjects) {
+    us += s.cpu?.us ?? 0;
+    n += s.cpu?.n ?? 0;
+  }
+  return n > 0 ? `server CPU ${fmt(us / n / 1000)}/req` : '';
+}
+
+/**
+ * How many processes of each measured kind run: their samples are pooled. Measured on this
+ * project's 2-core VM, one process's round trip differs from the next one's, started the same way,
+ * by up to several µs for its whole life (where its code and heap land, which CPU it wakes on):
+ * as much as the differences measured here. Pooling two per kind halves that lottery.
+ */
+const PROCESSES = 2;
+
+function twice<T>(make: () => T): [T, T] {
+  const made = Array.from({ length: PROCESSES }, make);
+  return [made[0] as T, made[1] as T];
+}
+
+/** Each group's samples, joined: `groups` lists subject indexes of one kind. */
+function pooled(times: number[][], groups: number[][]): number[][] {
+  return groups.map((g) => g.flatMap((i) => times[i] ?? []));
 }
 
 function commandOf(c: { command: string; args: string[] }): [string, string[]] {

@@ -5,6 +5,7 @@
  */
 import type { Clock } from '../../protocol/clock.js';
 import { initialState, start, stepDelivery, type Stepped } from '../engine.js';
+import { DeliveryLog } from '../delivery-log.js';
 import { entriesOf, type RecordedDelivery } from '../recorded-delivery.js';
 import type {
   EngineState,
@@ -58,7 +59,7 @@ export class MockSession {
    * Deliveries kept compact until the recording is read (or somebody listens): most are never
    * read, and building their entries per frame cost about half the step, mostly in the GC.
    */
-  private pending: (RecordedDelivery | readonly RecordEntry[])[] = [];
+  private readonly pending = new DeliveryLog();
   private readonly listeners = new Set<Listener>();
   /** The last step, until its bookkeeping is done (see `step`). */
   private unsettled: Stepped | undefined;
@@ -97,7 +98,7 @@ export class MockSession {
   reset(): void {
     this.unsettled = undefined;
     this.built = [];
-    this.pending = [];
+    this.pending.clear();
     this.state = initialState(this.current);
   }
 
@@ -218,8 +219,10 @@ export class MockSession {
   private entries(): RecordEntry[] {
     this.settle();
     if (this.pending.length > 0) {
-      for (const recorded of this.pending) for (const entry of entriesOf(recorded)) this.built.push(entry);
-      this.pending = [];
+      for (let i = 0; i < this.pending.length; i++) {
+        for (const entry of entriesOf(this.pending.at(i))) this.built.push(entry);
+      }
+      this.pending.clear();
     }
     return this.built;
   }
@@ -236,7 +239,7 @@ export class MockSession {
   private append(recorded: RecordedDelivery | readonly RecordEntry[]): void {
     // Most of the time nobody waits: the delivery stays compact until a read.
     if (this.listeners.size === 0) {
-      this.pending.push(recorded);
+      this.pending.add(recorded);
       return;
     }
     const all = this.entries();
