@@ -275,9 +275,10 @@ async function main(): Promise<void> {
     );
     return `${ratio.toFixed(2)}x echo`;
   };
-  const delayVerdict = (what: string, s: Stats) =>
+  // The floor's p99 is printed beside: a raw process sleeping just as precisely gets that much.
+  const delayVerdict = (what: string, s: Stats, floor: Stats) =>
     verdicts.push(
-      `${what.padEnd(44)} p99 ${fmt(s.p99).padStart(9)}   target <= ${TARGET_DELAY_P99_MS} ms   ${s.p99 <= TARGET_DELAY_P99_MS ? 'met' : 'MISSED'}`,
+      `${what.padEnd(44)} p99 ${fmt(s.p99).padStart(9)}   target <= ${TARGET_DELAY_P99_MS} ms   ${s.p99 <= TARGET_DELAY_P99_MS ? 'met' : 'MISSED'}   (floor p99 ${fmt(floor.p99)})`,
     );
 
   try {
@@ -370,10 +371,11 @@ async function main(): Promise<void> {
       DELAY_BLOCK,
       5,
     );
-    row(`delay ${DELAY_MS} ms error, floor: raw echo child, same precise sleep`, stats(floorT));
+    const floorStats = stats(floorT);
+    row(`delay ${DELAY_MS} ms error, floor: raw echo child, same precise sleep`, floorStats);
     const localDelay = stats(localDelayT);
     row(`delay ${DELAY_MS} ms error, stdio mock (--scenario)`, localDelay);
-    delayVerdict('delay error, stdio mock', localDelay);
+    delayVerdict('delay error, stdio mock', localDelay, floorStats);
     row(`delay ${DELAY_MS} ms error, stdio mock (--control-url)*`, stats(remoteDelayT));
     const [floorHttpT = [], httpDelayT = []] = await interleaved(
       [slow(echoHttp), slow(httpMock)],
@@ -381,10 +383,11 @@ async function main(): Promise<void> {
       DELAY_BLOCK,
       5,
     );
-    row(`delay ${DELAY_MS} ms error, floor: raw node:http server, same sleep`, stats(floorHttpT));
+    const floorHttpStats = stats(floorHttpT);
+    row(`delay ${DELAY_MS} ms error, floor: raw node:http server, same sleep`, floorHttpStats);
     const httpDelay = stats(httpDelayT);
     row(`delay ${DELAY_MS} ms error, HTTP mock`, httpDelay);
-    delayVerdict('delay error, HTTP mock', httpDelay);
+    delayVerdict('delay error, HTTP mock', httpDelay, floorHttpStats);
     for (const url of controlUrls) controlClient(url).close();
 
     // 3. per_event spawn cost: each process gets one line, then EOF, and must exit.
