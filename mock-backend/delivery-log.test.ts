@@ -65,6 +65,26 @@ const entries = fc.constant<readonly RecordEntry[]>([
   },
 ]);
 
+/** A first delivery answered by default: only its bytes matter to the test. */
+function plainDelivery(bytes: Uint8Array): RecordedDelivery {
+  return new RecordedDelivery(
+    1,
+    'stdio',
+    '1',
+    0,
+    0,
+    bytes,
+    undefined,
+    undefined,
+    1,
+    null,
+    false,
+    RESPOND,
+    0,
+    NONE,
+  );
+}
+
 /** A delivery's fields as plain data, bytes included, for comparison. */
 function plain(row: RecordedDelivery | readonly RecordEntry[]): unknown {
   if (!(row instanceof RecordedDelivery)) return row;
@@ -103,24 +123,7 @@ describe('DeliveryLog', () => {
   it('copies the bytes: a frame changed or reused after it was added stays as it was', () => {
     const log = new DeliveryLog();
     const chunk = Buffer.from('{"a":1}');
-    log.add(
-      new RecordedDelivery(
-        1,
-        'stdio',
-        '1',
-        0,
-        0,
-        chunk,
-        undefined,
-        undefined,
-        1,
-        null,
-        false,
-        RESPOND,
-        0,
-        NONE,
-      ),
-    );
+    log.add(plainDelivery(chunk));
     chunk.fill(0x20);
     expect(Buffer.from((log.at(0) as RecordedDelivery).bytes).toString()).toBe('{"a":1}');
   });
@@ -130,24 +133,7 @@ describe('DeliveryLog', () => {
     const big = new Uint8Array(3 << 20).fill(0x61);
     const small = new Uint8Array(700_000).fill(0x62);
     for (const bytes of [small, big, small, small]) {
-      log.add(
-        new RecordedDelivery(
-          1,
-          'http',
-          'c1',
-          0,
-          0,
-          bytes,
-          undefined,
-          undefined,
-          1,
-          null,
-          false,
-          RESPOND,
-          0,
-          NONE,
-        ),
-      );
+      log.add(plainDelivery(bytes));
     }
     expect([0, 1, 2, 3].map((i) => (log.at(i) as RecordedDelivery).bytes.length)).toEqual([
       700_000,
