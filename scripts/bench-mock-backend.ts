@@ -271,7 +271,7 @@ async function main(): Promise<void> {
   const ratioVerdict = (what: string, mock: Stats, echo: Stats) => {
     const ratio = mock.p50 / echo.p50;
     verdicts.push(
-      `${what.padEnd(44)} ${ratio.toFixed(2)}x echo   target <= ${TARGET_RATIO}x   ${ratio <= TARGET_RATIO ? 'met' : 'MISSED'}`,
+      `${what.padEnd(44)} ${ratio.toFixed(3)}x echo  target <= ${TARGET_RATIO}x   ${ratio <= TARGET_RATIO ? 'met' : 'MISSED'}`,
     );
     return `${ratio.toFixed(2)}x echo`;
   };
