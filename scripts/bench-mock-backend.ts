@@ -455,9 +455,10 @@ function cpuNote(subjects: Subject[]): string {
 
 /**
  * How many processes of each measured kind run: their samples are pooled. Measured on this
- * project's 2-core VM, one process's round trip differs from the next one's, started the same way,
- * by up to several µs for its whole life (where its code and heap land, which CPU it wakes on):
- * as much as the differences measured here. Pooling two per kind halves that lottery.
+ * project's 2-core VM, the same raw echo started the same way had a median round trip of 35 µs in
+ * one run and 41-43 µs in the next, steady within each run (where its code and heap land, which
+ * CPU it wakes on): as much as the differences measured here. Pooling two per kind averages part
+ * of that out.
  */
 const PROCESSES = 2;
 
