@@ -82,7 +82,14 @@ describe('engine step: matching, times, attempts, sequence', () => {
         then: { kind: 'sequence', steps: [{ kind: 'rpc-error', code: -32003 }, { kind: 'deny' }] },
       },
     };
-    expect(runFrames(nested, frames).map((r) => inbound(r.records).behaviour)).toEqual([
+    const out = runFrames(nested, frames);
+    // The replies themselves: a recording plans again with the counted attempt, so it alone could not tell.
+    expect(out.map((r) => (writtenText(r.actions).includes('"type":"deny"') ? 'deny' : 'error'))).toEqual([
+      'error',
+      'deny',
+      'deny',
+    ]);
+    expect(out.map((r) => inbound(r.records).behaviour)).toEqual([
       { kind: 'delay', ms: 0, then: { kind: 'rpc-error', code: -32003 } },
       { kind: 'delay', ms: 0, then: { kind: 'deny' } },
       { kind: 'delay', ms: 0, then: { kind: 'deny' } },

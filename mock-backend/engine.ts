@@ -21,8 +21,16 @@ import { prngState } from './prng.js';
 import { entriesOf, RecordedDelivery } from './recorded-delivery.js';
 import { recordAction } from './recording.js';
 
+/**
+ * Scenarios scanned for attempt dependence, by object: a scenario is scanned when a state is made
+ * for it (a session's start, `setScenario`, `reset`) or on its first step otherwise.
+ */
+const attemptDependence = new WeakMap<Scenario, boolean>();
+
 /** The state before the first frame (and after a reset). */
 export function initialState(scenario: Scenario): EngineState {
+  // Scanned afresh here, so a scenario object changed in place and then set again is read as it is now.
+  attemptDependence.set(scenario, scanForAttempts(scenario));
   return {
     deliveries: 0,
     attempts: new Map(),
@@ -115,17 +123,20 @@ function countAttempt(attempts: EngineState['attempts'], frame: DecodedFrame): n
   return attempt;
 }
 
-/** Scenarios read by `decidesByAttempt` so far (a scenario is data, never changed once stepped). */
-const attemptDependence = new WeakMap<Scenario, boolean>();
-
 /** Whether a decision can depend on the attempt number: a rule matches on it, or a `sequence` plays it. */
 function decidesByAttempt(scenario: Scenario): boolean {
   let known = attemptDependence.get(scenario);
-  if (known === undefined) {
-    known = scenario.rules.some((r) => r.match?.attempt !== undefined) || hasSequence(scenario);
-    attemptDependence.set(scenario, known);
-  }
+  if (known === undefined) attemptDependence.set(scenario, (known = scanForAttempts(scenario)));
   return known;
+}
+
+function scanForAttempts(scenario: Scenario): boolean {
+  try {
+    return scenario.rules.some((r) => r.match?.attempt !== undefined) || hasSequence(scenario);
+  } catch {
+    // A hand-built value the scan cannot walk (a cycle): counting early is always right.
+    return true;
+  }
 }
 
 /** A `sequence` anywhere in the value (behaviours nest in rules, strategies and each other). */

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../protocol/clock.js';
-import { frameOf, interceptRequest, observeNotification, runFrames } from '../engine-test-frames.js';
+import {
+  frameOf,
+  interceptRequest,
+  observeNotification,
+  runFrames,
+  writtenText,
+} from '../engine-test-frames.js';
 import type { Scenario } from '../model.js';
 import { DeliveryTimeout, MockSession } from './session.js';
 
@@ -122,6 +128,24 @@ describe('MockSession', () => {
     expect(JSON.parse(JSON.stringify(readAfterEach.recordings()))).toEqual(
       JSON.parse(JSON.stringify(expected)),
     );
+  });
+
+  it('reads a scenario changed in place and set again as it is now (a sequence added plays by attempt)', () => {
+    const scenario: Scenario = { rules: [{ behaviour: { kind: 'respond' } }] };
+    const session = new MockSession(scenario);
+    session.step(frameOf(interceptRequest({ eventId: 'a' })));
+    (scenario.rules[0] as { behaviour: unknown }).behaviour = {
+      kind: 'sequence',
+      steps: [{ kind: 'rpc-error', code: -32003 }, { kind: 'deny' }],
+    };
+    session.setScenario(scenario);
+    // The replies themselves, not only the recording (which plans again with the counted attempt).
+    const replies = [1, 2].map((): string =>
+      writtenText(session.step(frameOf(interceptRequest({ eventId: 'b' }))).actions),
+    );
+    expect(replies[0]).toContain('"code":-32003');
+    expect(replies[1]).toContain('"type":"deny"');
+    expect(session.deliveries().map((r) => r.behaviour.kind)).toEqual(['respond', 'rpc-error', 'deny']);
   });
 
   it('settles a pending step before a listener joins, so it hears only later deliveries', () => {
