@@ -128,7 +128,7 @@ describe('DeliveryLog', () => {
     expect(Buffer.from((log.at(0) as RecordedDelivery).bytes).toString()).toBe('{"a":1}');
   });
 
-  it('keeps frames larger than a slab and many frames across slabs, then forgets them on clear', () => {
+  it('keeps frames larger than a slab and many frames across slabs', () => {
     const log = new DeliveryLog();
     const big = new Uint8Array(3 << 20).fill(0x61);
     const small = new Uint8Array(700_000).fill(0x62);
@@ -143,7 +143,5 @@ describe('DeliveryLog', () => {
     ]);
     expect((log.at(1) as RecordedDelivery).bytes.every((b) => b === 0x61)).toBe(true);
     expect((log.at(3) as RecordedDelivery).bytes.every((b) => b === 0x62)).toBe(true);
-    log.clear();
-    expect(log.length).toBe(0);
   });
 });

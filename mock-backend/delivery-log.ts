@@ -50,19 +50,19 @@ const ROW_ENTRIES = 1;
 const TRANSPORTS: readonly Transport[] = ['stdio', 'http', 'msw'];
 const FAULTS: readonly (FramingFault | undefined)[] = [undefined, 'too-large', 'unterminated'];
 
-/** Deliveries (and pre-built entries: process starts, engine errors) in arrival order. */
+/** Deliveries (and pre-built entries: process starts, engine errors) in arrival order. To forget them, drop the log. */
 export class DeliveryLog {
   private rows = new Float64Array(256 * STRIDE);
   private count = 0;
   /** Distinct values (strings by content, objects by identity), and each one's index. */
-  private values: unknown[] = [];
-  private valueIndex = new Map<unknown, number>();
+  private readonly values: unknown[] = [];
+  private readonly valueIndex = new Map<unknown, number>();
   /** Header names and values as value indexes, two per header. */
   private headers = new Float64Array(1024);
   private headersUsed = 0;
-  private entryLists: (readonly RecordEntry[])[] = [];
-  private slabs: Buffer[] = [];
-  private slab: Buffer | undefined;
+  private readonly entryLists: (readonly RecordEntry[])[] = [];
+  private readonly slabs: Buffer[] = [];
+  /** Bytes used in the last slab. */
   private used = 0;
 
   /** Rows kept. */
@@ -141,20 +141,6 @@ export class DeliveryLog {
     );
   }
 
-  /** Forgets every row, value and slab. */
-  clear(): void {
-    this.rows = new Float64Array(256 * STRIDE);
-    this.count = 0;
-    this.values = [];
-    this.valueIndex = new Map();
-    this.headers = new Float64Array(1024);
-    this.headersUsed = 0;
-    this.entryLists = [];
-    this.slabs = [];
-    this.slab = undefined;
-    this.used = 0;
-  }
-
   private httpAt(at: number): HttpMeta | undefined {
     const rows = this.rows;
     const method = rows[at + HTTP_METHOD] as number;
@@ -197,12 +183,13 @@ export class DeliveryLog {
 
   /** The slab to copy `size` bytes into at `this.used`, starting a new one when they do not fit. */
   private room(size: number): Buffer {
-    if (this.slab !== undefined && this.used + size <= this.slab.length) return this.slab;
+    const last = this.slabs[this.slabs.length - 1];
+    if (last !== undefined && this.used + size <= last.length) return last;
     // allocUnsafeSlow: a slab of its own, never a slice of node's shared pool.
-    this.slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, size));
-    this.slabs.push(this.slab);
+    const slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, size));
+    this.slabs.push(slab);
     this.used = 0;
-    return this.slab;
+    return slab;
   }
 }
 

@@ -61,8 +61,7 @@ export function planContext(
 export function planDelivery(decided: Behaviour, ctx: PlanContext): Plan {
   // Nearly every frame's answer: what planBehaviour makes of it at offset 0 (it applies to every
   // transport, and its one write is in time order), without the walk there.
-  if (decided.kind === 'respond')
-    return { actions: oneWrite(ctx, 0, framed(ctx, replyText(ctx, decided))), chosen: decided };
+  if (decided.kind === 'respond') return { actions: replyWrite(ctx, 0, decided), chosen: decided };
   const plan = planBehaviour(decided, ctx, 0);
   return { actions: stableByTime(plan.actions), chosen: plan.chosen };
 }
@@ -123,7 +122,7 @@ function planLeaf(b: Leaf, ctx: PlanContext, at: number): Action[] {
     case 'mismatched-id':
     case 'not-jsonrpc':
     case 'malformed-json':
-      return oneWrite(ctx, at, framed(ctx, replyText(ctx, b)));
+      return replyWrite(ctx, at, b);
     case 'malformed-utf8': {
       const [first, second] = malformedUtf8Parts(ctx);
       if (!b.split) return body(ctx, at, [[0, concat(first, second)]]);
@@ -217,6 +216,11 @@ function notApplicable(b: Behaviour, ctx: PlanContext, at: number): Plan {
     ),
     chosen: b,
   };
+}
+
+/** A reply-shaped behaviour's one write (its text framed for the transport), due at `at`. */
+function replyWrite(ctx: PlanContext, at: number, b: Parameters<typeof replyText>[1]): Action[] {
+  return oneWrite(ctx, at, framed(ctx, replyText(ctx, b)));
 }
 
 /**

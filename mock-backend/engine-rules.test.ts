@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  emptyReply,
   frameOf,
   interceptRequest,
   observeNotification,
@@ -12,8 +13,6 @@ import {
 import type { InboundRecord, RecordEntry, Scenario } from './model.js';
 import { inboundRecords, violationRecords } from './recording.js';
 
-const EMPTY = (id: string) =>
-  `{"jsonrpc":"2.0","id":"${id}","result":{"protocolVersion":"draft","effects":[]}}\n`;
 const inbound = (records: RecordEntry[]) => inboundRecords(records)[0] as InboundRecord;
 const violations = (records: RecordEntry[]) => violationRecords(records).map((v) => v.code);
 
@@ -51,8 +50,8 @@ describe('engine step: matching, times, attempts, sequence', () => {
     expect(out.map((r) => writtenText(r.actions))).toEqual([
       '{"jsonrpc":"2.0","id":"evt_1","error":{"code":-32003,"message":"Backend unavailable"}}\n',
       '{"jsonrpc":"2.0","id":"evt_1","error":{"code":-32003,"message":"Backend unavailable"}}\n',
-      EMPTY('evt_1'),
-      EMPTY('evt_1'),
+      emptyReply('evt_1'),
+      emptyReply('evt_1'),
     ]);
     expect(out.map((r) => inbound(r.records).behaviour.kind)).toEqual([
       'rpc-error',
@@ -185,7 +184,7 @@ describe('engine step: matching, times, attempts, sequence', () => {
 describe('engine step: strategies', () => {
   it('unmatched: [] by default (unplanned), or the scenario strategy', () => {
     const dflt = once({ rules: [] }, frameOf(interceptRequest()));
-    expect(writtenText(dflt.actions)).toBe(EMPTY('evt_1'));
+    expect(writtenText(dflt.actions)).toBe(emptyReply('evt_1'));
     expect(inbound(dflt.records).planned).toBe(false);
     const custom = once(
       { rules: [], unmatched: { kind: 'rpc-error', code: -32601 } },
@@ -228,7 +227,7 @@ describe('engine step: strategies', () => {
   it('records AHP violations of well-formed requests and still answers them', () => {
     const mismatch = once({ rules: [] }, frameOf(interceptRequest({ id: 'outer', eventId: 'inner' })));
     expect(violations(mismatch.records)).toEqual(['id-mismatch']);
-    expect(writtenText(mismatch.actions)).toBe(EMPTY('outer'));
+    expect(writtenText(mismatch.actions)).toBe(emptyReply('outer'));
     const observeWithId = once({ rules: [] }, frameOf({ ...observeNotification(), id: 'x' }));
     expect(violations(observeWithId.records)).toEqual(['notification-with-id']);
   });

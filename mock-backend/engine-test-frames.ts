@@ -102,6 +102,11 @@ export function written(actions: readonly Action[]): Uint8Array {
   return new Uint8Array(Buffer.concat(actions.flatMap((a) => (a.type === 'write' ? [a.bytes] : []))));
 }
 
+/** The default `[]` success reply to request `id`, as a stdio frame (newline included). */
+export function emptyReply(id: string): string {
+  return `{"jsonrpc":"2.0","id":"${id}","result":{"protocolVersion":"draft","effects":[]}}\n`;
+}
+
 /** Every written byte as UTF-8 text (lossy only where the bytes are not UTF-8). */
 export function writtenText(actions: readonly Action[]): string {
   return Buffer.from(written(actions)).toString('utf8');

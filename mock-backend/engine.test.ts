@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { initialState, start, step } from './engine.js';
 import { BUILTIN_SCENARIOS } from './builtins.js';
 import {
+  emptyReply,
   frameOf,
   interceptRequest,
   observeNotification,
@@ -15,8 +16,6 @@ import {
 import type { Behaviour, InboundRecord, RecordEntry, Scenario, Transport, ViolationRecord } from './model.js';
 import { inboundRecords, recordAction, recordingToJson, violationRecords } from './recording.js';
 
-const EMPTY = (id: string) =>
-  `{"jsonrpc":"2.0","id":"${id}","result":{"protocolVersion":"draft","effects":[]}}\n`;
 const inbound = (records: RecordEntry[]) => inboundRecords(records)[0] as InboundRecord;
 const violations = (records: RecordEntry[]) => violationRecords(records).map((v) => v.code);
 
@@ -55,7 +54,7 @@ describe('engine step: records', () => {
       records.filter((r) => r.type === 'outbound').map((r) => r.type === 'outbound' && r.action),
     ).toEqual([
       { type: 'head', afterMs: 0, status: 200, headers: { 'content-type': 'application/json' } },
-      { type: 'write', afterMs: 0, bytes: { text: EMPTY('evt_1').trimEnd() } },
+      { type: 'write', afterMs: 0, bytes: { text: emptyReply('evt_1').trimEnd() } },
       { type: 'end', afterMs: 0 },
     ]);
   });
@@ -191,7 +190,7 @@ describe('engine step: HTTP gates', () => {
       withHeaders({ 'content-type': 'application/json', authorization: 'bearer s3cret' }),
     );
     expect(violations(right.records)).toEqual([]);
-    expect(writtenText(right.actions)).toBe(EMPTY('evt_1').trimEnd());
+    expect(writtenText(right.actions)).toBe(emptyReply('evt_1').trimEnd());
   });
 
   it('a non-POST request gets 405; a wrong request media type is recorded but answered', () => {
@@ -208,11 +207,11 @@ describe('engine step: HTTP gates', () => {
     expect(violations(get.records)).toContain('http-method');
     const text = once({ rules: [] }, withHeaders({ 'content-type': 'text/plain' }));
     expect(violations(text.records)).toEqual(['http-content-type']);
-    expect(writtenText(text.actions)).toBe(EMPTY('evt_1').trimEnd());
+    expect(writtenText(text.actions)).toBe(emptyReply('evt_1').trimEnd());
   });
 
   it('the bearer gate does not apply to stdio', () => {
-    expect(writtenText(once(bearer, frameOf(interceptRequest())).actions)).toBe(EMPTY('evt_1'));
+    expect(writtenText(once(bearer, frameOf(interceptRequest())).actions)).toBe(emptyReply('evt_1'));
   });
 });
 

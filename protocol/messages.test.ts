@@ -129,8 +129,8 @@ describe('builders', () => {
           const frames = new InterceptFrames(protocolVersion, capabilities);
           const expected = JSON.stringify(buildInterceptRequest({ protocolVersion, event, capabilities }));
           expect(frames.frame(event)).toBe(expected);
-          expect(frames.frameWithText(event, JSON.stringify(event))).toBe(expected);
-          expect(frames.frameWithText(event, JSON.stringify(event), JSON.stringify(id))).toBe(expected);
+          expect(frames.frame(event, JSON.stringify(event))).toBe(expected);
+          expect(frames.frame(event, JSON.stringify(event), JSON.stringify(id))).toBe(expected);
           expect(frames.frame({ ...event, id: `${id}2` })).toBe(
             JSON.stringify(
               buildInterceptRequest({ protocolVersion, event: { ...event, id: `${id}2` }, capabilities }),

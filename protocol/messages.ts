@@ -169,8 +169,12 @@ export class InterceptFrames {
         : undefined;
   }
 
-  /** The request frame (no newline) for `event`, whose id is the request's id. */
-  frame(event: EventEnvelope): string {
+  /**
+   * The request frame (no newline) for `event`, whose id is the request's id. When the event's
+   * JSON text is already known, pass it (`eventText` must be `JSON.stringify(event)`, and
+   * `idText`, when given, `JSON.stringify(event.id)`): the event is not serialized again.
+   */
+  frame(event: EventEnvelope, eventText?: string, idText?: string): string {
     const parts = this.#parts;
     // A non-string id is left to stringify (it omits an undefined one); validated events never have one.
     if (parts === undefined || typeof event.id !== 'string') {
@@ -182,18 +186,13 @@ export class InterceptFrames {
         }),
       );
     }
-    return parts[0] + jsonStringText(event.id) + parts[1] + JSON.stringify(event) + parts[2];
-  }
-
-  /**
-   * The request frame for `event` when its JSON text is already known (`eventText` must be
-   * `JSON.stringify(event)`, and `idText`, when given, `JSON.stringify(event.id)`): the event is
-   * not serialized again.
-   */
-  frameWithText(event: EventEnvelope, eventText: string, idText?: string): string {
-    const parts = this.#parts;
-    if (parts === undefined || typeof event.id !== 'string') return this.frame(event);
-    return parts[0] + (idText ?? jsonStringText(event.id)) + parts[1] + eventText + parts[2];
+    return (
+      parts[0] +
+      (idText ?? jsonStringText(event.id)) +
+      parts[1] +
+      (eventText ?? JSON.stringify(event)) +
+      parts[2]
+    );
   }
 }
 

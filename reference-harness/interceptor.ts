@@ -38,7 +38,7 @@ export async function runInterceptor(
   const { builtEvent } = deps;
   const frame =
     state.event === builtEvent.event
-      ? deps.interceptFrames.frameWithText(state.event, builtEvent.text, builtEvent.idText)
+      ? deps.interceptFrames.frame(state.event, builtEvent.text, builtEvent.idText)
       : deps.interceptFrames.frame(state.event);
   const transport = deps.transportFor(planned.backend.id);
   const deadline = startSubscriptionDeadline(clock, deps.call, subscription.timeoutMs);

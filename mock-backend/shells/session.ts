@@ -59,7 +59,7 @@ export class MockSession {
    * Deliveries kept compact until the recording is read (or somebody listens): most are never
    * read, and building their entries per frame cost about half the step, mostly in the GC.
    */
-  private readonly pending = new DeliveryLog();
+  private pending = new DeliveryLog();
   private readonly listeners = new Set<Listener>();
   /** The last step, until its bookkeeping is done (see `step`). */
   private unsettled: Stepped | undefined;
@@ -98,7 +98,7 @@ export class MockSession {
   reset(): void {
     this.unsettled = undefined;
     this.built = [];
-    this.pending.clear();
+    this.pending = new DeliveryLog();
     this.state = initialState(this.current);
   }
 
@@ -222,7 +222,7 @@ export class MockSession {
       for (let i = 0; i < this.pending.length; i++) {
         for (const entry of entriesOf(this.pending.at(i))) this.built.push(entry);
       }
-      this.pending.clear();
+      this.pending = new DeliveryLog();
     }
     return this.built;
   }
