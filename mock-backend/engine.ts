@@ -83,7 +83,7 @@ function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame
   const { transport, connectionId, fault, http } = inbound;
   const { monotonic, wall } = inbound.at;
   const bytes = inbound.bytes;
-  return new Stepped(actions, () => {
+  return new Stepped(actions, delivery, () => {
     const attempt = early ?? countAttempt(state.attempts, frame);
     // The delivery is kept as one flat object; its public entries, outbound actions included, are
     // built when they are read (the actions planned again from the same decision, attempt and
@@ -170,6 +170,8 @@ export class Stepped implements StepResult {
 
   constructor(
     readonly actions: Action[],
+    /** The delivery number the frame got (known at once: shells note its actions as carried out). */
+    readonly delivery: number,
     settle: () => Settled,
   ) {
     this.settle = settle;
@@ -289,7 +291,10 @@ function engineError(state: EngineState, inbound: InboundFrame, e: unknown): Ste
     { type: 'violation', ...base, code: 'engine-error', message },
     ...actions.map((a): RecordEntry => ({ type: 'outbound', ...base, action: recordAction(a) })),
   ];
-  return new Stepped(actions, () => ({ state: { ...state, deliveries: base.delivery }, recorded: records }));
+  return new Stepped(actions, base.delivery, () => ({
+    state: { ...state, deliveries: base.delivery },
+    recorded: records,
+  }));
 }
 
 /** Process start: the stdio banner, or a refusal to start (message on stderr, then exit). */

@@ -143,6 +143,20 @@ describe('msw: shell specifics', () => {
     expect(seen.chunks.at(-1)?.at).toBeGreaterThanOrEqual((pieces - 1) * 60 - TIMER_SLACK_MS);
   });
 
+  it('records when each action was carried out, a delayed write no earlier than planned', async () => {
+    mock.setScenario({ rules: [{ behaviour: { kind: 'delay', ms: 20, then: { kind: 'respond' } } }] });
+    await observe({ body: body('x') });
+    const received = performance.now();
+    const arrival = mock.deliveries()[0]?.at.monotonic ?? NaN;
+    const outbound = mock.recordings({ type: 'outbound' });
+    expect(outbound).toHaveLength(3);
+    for (const e of outbound) {
+      const at = e.type === 'outbound' ? (e.performedAt?.monotonic ?? NaN) : NaN;
+      expect(at - arrival).toBeGreaterThanOrEqual(20);
+      expect(at).toBeLessThanOrEqual(received);
+    }
+  });
+
   it('records the request as msw traffic with its method, path and headers', async () => {
     mock.setScenario({ rules: [] });
     await observe({ body: body('x'), headers: { 'content-type': 'application/json', 'x-probe': '1' } });

@@ -26,7 +26,9 @@ export function remoteLink(client: ControlClient): StdioLink {
       const answer = (await client.call('POST', '/step', { frame: frameToWire(frame) })) as {
         actions?: RecordedAction[];
       };
-      return actionsFromWire(answer.actions ?? []);
+      // The session is in another process, on another clock: its recording cannot show when
+      // this process carried the actions out.
+      return { actions: actionsFromWire(answer.actions ?? []) };
     },
     async exited(report) {
       try {

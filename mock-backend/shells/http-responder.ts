@@ -62,6 +62,8 @@ function writeWhole(res: ServerResponse, head: Extract<Action, { type: 'head' }>
 export interface RespondOptions {
   clock: Clock;
   arrival: number;
+  /** Told each action's index once it has been carried out. */
+  performed?: (index: number) => void;
   log?: (text: string) => void;
 }
 
@@ -149,6 +151,7 @@ export function respond(
     clock: options.clock,
     arrival: options.arrival,
     perform,
+    ...(options.performed ? { performed: options.performed } : {}),
     ...(stop ? { signal: stop.signal } : {}),
   }).then((outcome) => {
     settled = true;

@@ -63,6 +63,33 @@ describe('HTTP shell', () => {
     expect(record?.bytes).toEqual({ text: body('a') });
   });
 
+  it('records when it carried out each action: an immediate reply at once, a delayed one no earlier than planned', async () => {
+    const { session, url } = await start({
+      rules: [
+        { match: { toolName: 'Slow' }, behaviour: { kind: 'delay', ms: 20, then: { kind: 'respond' } } },
+      ],
+    });
+    const slow = JSON.stringify(interceptRequest({ eventId: 'slow', tool: 'Slow' }));
+    for (const request of [body('now'), slow]) {
+      await rawRequest(url, { body: request });
+      // The shell runs in this process, on the same clock: the reply was in before this line.
+      const received = performance.now();
+      const [inbound, ...outbound] = session.recordings({ delivery: session.deliveries().length });
+      const arrival = inbound?.type === 'inbound' ? inbound.at.monotonic : NaN;
+      const planned = request === slow ? 20 : 0;
+      expect(outbound.map((e) => (e.type === 'outbound' ? e.action.type : e.type))).toEqual([
+        'head',
+        'write',
+        'end',
+      ]);
+      for (const e of outbound) {
+        const at = e.type === 'outbound' ? (e.performedAt?.monotonic ?? NaN) : NaN;
+        expect(at - arrival).toBeGreaterThanOrEqual(planned);
+        expect(at).toBeLessThanOrEqual(received);
+      }
+    }
+  });
+
   it('keeps a keep-alive connection usable across requests and names it once', async () => {
     const { session, url } = await start({ rules: [] });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });

@@ -72,10 +72,18 @@ export async function startHttpShell(
         http: httpMeta(req),
       };
       if (size > DEFAULT_MAX_FRAME_BYTES) frame.fault = 'too-large';
-      const { actions } = session.step(frame);
+      const epoch = session.epoch;
+      const { actions, delivery } = session.step(frame);
       // A reply due on arrival (nearly every exchange) is sent here and now; others are scheduled.
-      if (respondAtOnce(res, actions, log) === undefined) {
-        void respond(res, actions, { clock: session.clock, arrival: at.monotonic, ...(log ? { log } : {}) });
+      const outcome = respondAtOnce(res, actions, log);
+      if (outcome === 'done') session.performed(delivery, epoch, frame.connectionId, 0, actions.length);
+      else if (outcome === undefined) {
+        void respond(res, actions, {
+          clock: session.clock,
+          arrival: at.monotonic,
+          performed: (index) => session.performed(delivery, epoch, frame.connectionId, index),
+          ...(log ? { log } : {}),
+        });
       }
     });
   });

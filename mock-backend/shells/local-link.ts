@@ -2,7 +2,8 @@
  * A stdio mock deciding in-process: its own session (per-process engine state), for a mock run
  * without a control server, or with a control server it hosts itself.
  */
-import type { ExitReport, StdioLink } from './stdio-shell.js';
+import type { InboundFrame } from '../model.js';
+import type { ExitReport, LinkStep, StdioLink } from './stdio-shell.js';
 import type { MockSession } from './session.js';
 
 /** Hooks for whoever keeps the process list (a control server hosted by the same process). */
@@ -18,18 +19,35 @@ export function localLink(session: MockSession, events?: ProcessEvents): StdioLi
     start(context) {
       pid = context.pid;
       events?.started(pid);
-      const result = session.start({ transport: 'stdio', connectionId: String(pid), at: context.at });
-      return Promise.resolve({ settings: session.scenario.process ?? {}, actions: result.actions });
+      const connectionId = String(pid);
+      const epoch = session.epoch;
+      const result = session.start({ transport: 'stdio', connectionId, at: context.at });
+      return Promise.resolve({
+        settings: session.scenario.process ?? {},
+        actions: result.actions,
+        performed: (index: number) => session.performed(0, epoch, connectionId, index),
+      });
     },
     step(frame) {
-      return Promise.resolve(session.step(frame).actions);
+      return Promise.resolve(stepOn(session, frame));
     },
     stepNow(frame) {
-      return session.step(frame).actions;
+      return stepOn(session, frame);
     },
     exited(report) {
       events?.exited(pid, report);
       return Promise.resolve();
     },
+  };
+}
+
+/** A frame stepped on `session`, with what the shell needs to note its actions as carried out. */
+function stepOn(session: MockSession, frame: InboundFrame): LinkStep {
+  const epoch = session.epoch;
+  const stepped = session.step(frame);
+  const { delivery } = stepped;
+  return {
+    actions: stepped.actions,
+    performed: (index) => session.performed(delivery, epoch, frame.connectionId, index),
   };
 }

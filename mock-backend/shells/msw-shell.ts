@@ -4,10 +4,9 @@
  * so delays, slow bodies, hangs and mid-body resets behave as they do over a socket.
  */
 import { http, type HttpHandler, type Path } from 'msw';
-import type { Clock } from '../../protocol/clock.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../../protocol/ndjson.js';
 import type { Action, HttpMeta, InboundFrame } from '../model.js';
-import { runActions } from './scheduler.js';
+import { runActions, type RunOptions } from './scheduler.js';
 import type { MockSession } from './session.js';
 
 /** Options of the msw handlers. */
@@ -39,8 +38,15 @@ export function mswHandlers(mock: SessionSource, options: MswHandlerOptions): Ht
         http: httpMeta(request),
       };
       if (tooLarge) frame.fault = 'too-large';
-      const { actions } = session.step(frame);
-      return streamedResponse(actions, session.clock, at.monotonic, request.signal, options.log);
+      const epoch = session.epoch;
+      const { actions, delivery } = session.step(frame);
+      return streamedResponse(actions, {
+        clock: session.clock,
+        arrival: at.monotonic,
+        performed: (index) => session.performed(delivery, epoch, frame.connectionId, index),
+        signal: request.signal,
+        ...(options.log ? { log: options.log } : {}),
+      });
     }),
   ];
 }
@@ -50,11 +56,9 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 function streamedResponse(
   actions: readonly Action[],
-  clock: Clock,
-  arrival: number,
-  signal: AbortSignal,
-  log?: (text: string) => void,
+  options: Omit<RunOptions, 'perform'> & { signal: AbortSignal; log?: (text: string) => void },
 ): Promise<Response> {
+  const { signal, log } = options;
   return new Promise<Response>((resolve) => {
     let body!: ReadableStreamDefaultController<Uint8Array>;
     let resetWhenDrained = false;
@@ -108,7 +112,7 @@ function streamedResponse(
           return;
       }
     };
-    void runActions(actions, { clock, arrival, perform, signal });
+    void runActions(actions, { ...options, perform });
   });
 }
 

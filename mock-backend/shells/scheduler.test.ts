@@ -113,6 +113,44 @@ describe('runActions', () => {
     expect(order).toEqual(['write', 'exit']);
   });
 
+  it('tells each carried-out action by its index, after it ran, and none a stopped run never reached', async () => {
+    const clock = new ManualClock(0);
+    const told: Array<[number, number]> = [];
+    const controller = new AbortController();
+    let flush!: () => void;
+    const run = runActions(
+      [
+        { type: 'head', afterMs: 0, status: 200, headers: {} },
+        { type: 'write', afterMs: 10, bytes: bytes('a') },
+        { type: 'reset', afterMs: 10 },
+        { type: 'end', afterMs: 40 },
+      ],
+      {
+        clock,
+        arrival: 0,
+        // The reset is carried out once its flush is over, and told only then.
+        perform: (a) => (a.type === 'reset' ? new Promise<void>((r) => (flush = r)) : undefined),
+        performed: (index) => told.push([index, clock.now()]),
+        signal: controller.signal,
+      },
+    );
+    expect(told).toEqual([[0, 0]]);
+    await clock.advanceTo(10);
+    expect(told).toEqual([
+      [0, 0],
+      [1, 10],
+    ]);
+    await clock.advanceTo(12);
+    expect(told).toHaveLength(2);
+    flush();
+    await new Promise((r) => setImmediate(r));
+    expect(told.at(-1)).toEqual([2, 12]);
+    controller.abort();
+    await expect(run).resolves.toBe('stopped');
+    await clock.advanceTo(100);
+    expect(told.map(([index]) => index)).toEqual([0, 1, 2]);
+  });
+
   it('turns a failing perform into a stopped run instead of a rejection', async () => {
     const clock = new ManualClock(0);
     const outcome = await runActions([{ type: 'end', afterMs: 0 }], {

@@ -23,6 +23,8 @@ export interface RunOptions {
   /** The frame's arrival on the clock's monotonic scale; offsets count from here. */
   arrival: number;
   perform: PerformAction;
+  /** Told each action's index in the list once it has been carried out (for the recording). */
+  performed?: (index: number) => void;
   signal?: AbortSignal;
 }
 
@@ -32,9 +34,10 @@ export interface RunOptions {
  * beyond the write itself. Never rejects: a failing `perform` stops the run as `stopped`.
  */
 export async function runActions(actions: readonly Action[], options: RunOptions): Promise<RunOutcome> {
-  const { clock, arrival, perform, signal } = options;
+  const { clock, arrival, perform, performed, signal } = options;
   let hung = false;
-  for (const action of actions) {
+  for (let index = 0; index < actions.length; index++) {
+    const action = actions[index] as Action;
     if (signal?.aborted) return 'stopped';
     const wait = arrival + action.afterMs - clock.now();
     if (wait > 0) {
@@ -51,6 +54,7 @@ export async function runActions(actions: readonly Action[], options: RunOptions
     } catch {
       return 'stopped';
     }
+    performed?.(index);
   }
   return hung ? 'hung' : 'done';
 }

@@ -183,6 +183,72 @@ describe('MockSession', () => {
     expect(session.deliveries().map((r) => [r.delivery, r.attempt])).toEqual([[1, 1]]);
   });
 
+  it('notes when actions were carried out, whether the delivery was read before, after or listened to', async () => {
+    const clock = new ManualClock(100);
+    const slow: Scenario = { rules: [{ behaviour: { kind: 'delay', ms: 30, then: { kind: 'respond' } } }] };
+    const performedAt = (session: MockSession) =>
+      session
+        .recordings({ type: 'outbound' })
+        .map((e) => (e.type === 'outbound' ? e.performedAt : 'not outbound'));
+    for (const read of ['after', 'between', 'listened'] as const) {
+      const session = new MockSession(slow, { clock });
+      if (read === 'listened') session.onRecord(() => undefined);
+      const epoch = session.epoch;
+      const { delivery, actions } = session.step(
+        frameOf(interceptRequest({ eventId: 'a' }), 'stdio', { at: clock.now() }),
+      );
+      expect(actions.map((a) => a.type)).toEqual(['write', 'end']);
+      if (read === 'between') expect(performedAt(session)).toEqual([undefined, undefined]);
+      await clock.advance(30);
+      session.performed(delivery, epoch, '1', 0);
+      const written = { monotonic: clock.now(), wall: clock.wallNow() };
+      expect(performedAt(session), read).toEqual([written, undefined]);
+      await clock.advance(1);
+      session.performed(delivery, epoch, '1', 1);
+      expect(performedAt(session), read).toEqual([
+        written,
+        { monotonic: clock.now(), wall: clock.wallNow() },
+      ]);
+    }
+  });
+
+  it('drops what a delivery forgotten by a reset carried out, and keeps process starts apart', () => {
+    const clock = new ManualClock(0);
+    const session = new MockSession({ rules: [], process: { banner: 'hi' } }, { clock });
+    const before = session.epoch;
+    const old = session.step(frameOf(interceptRequest({ eventId: 'old' })));
+    session.reset();
+    expect(session.epoch).not.toBe(before);
+    const fresh = session.step(frameOf(interceptRequest({ eventId: 'new' })));
+    // The same delivery number after the reset: only the note made under the new epoch counts.
+    expect(fresh.delivery).toBe(old.delivery);
+    session.performed(old.delivery, before, '1', 0);
+    expect(session.recordings({ type: 'outbound' })[0]).not.toHaveProperty('performedAt');
+    session.performed(fresh.delivery, session.epoch, '1', 0);
+    expect(session.recordings({ type: 'outbound' })[0]).toHaveProperty('performedAt');
+
+    // Every stdio process has a start of its own, delivery 0: a note names its process.
+    for (const connectionId of ['7', '8'])
+      session.start({ transport: 'stdio', connectionId, at: session.now() });
+    session.performed(0, session.epoch, '8', 0);
+    const starts = session.recordings({ delivery: 0 });
+    expect(starts.map((e) => [e.connectionId, 'performedAt' in e])).toEqual([
+      ['7', false],
+      ['8', true],
+    ]);
+  });
+
+  it('setScenario goes on numbering deliveries, so the kept recording never repeats a number', () => {
+    const session = new MockSession({ rules: [] });
+    session.step(frameOf(interceptRequest({ eventId: 'a' })));
+    session.setScenario({ rules: [] });
+    session.step(frameOf(interceptRequest({ eventId: 'b' })));
+    expect(session.deliveries().map((r) => [r.eventId, r.delivery])).toEqual([
+      ['a', 1],
+      ['b', 2],
+    ]);
+  });
+
   it('waitForDelivery resolves with a past or a future match', async () => {
     const session = new MockSession({ rules: [] });
     session.step(frameOf(interceptRequest({ eventId: 'a' })));

@@ -6,12 +6,14 @@
 import type { Clock } from '../../protocol/clock.js';
 import { initialState, start, stepDelivery, type Stepped } from '../engine.js';
 import { DeliveryLog } from '../delivery-log.js';
+import { PerformedLog, type PerformedAction } from '../performed-log.js';
 import { entriesOf, type RecordedDelivery } from '../recorded-delivery.js';
 import type {
   EngineState,
   InboundFrame,
   InboundRecord,
   Instant,
+  OutboundRecord,
   RecordEntry,
   Scenario,
   StepResult,
@@ -60,6 +62,11 @@ export class MockSession {
    * read, and building their entries per frame cost about half the step, mostly in the GC.
    */
   private pending = new DeliveryLog();
+  /** When shells carried out actions, until a read notes it on the built entries. */
+  private performedLog = new PerformedLog();
+  /** Built outbound entries not yet carried out, by delivery (a process start: by process). */
+  private due = new Map<number | string, OutboundRecord[]>();
+  private resets = 0;
   private readonly listeners = new Set<Listener>();
   /** The last step, until its bookkeeping is done (see `step`). */
   private unsettled: Stepped | undefined;
@@ -87,11 +94,14 @@ export class MockSession {
     return { monotonic: this.clock.now(), wall: this.clock.wallNow() };
   }
 
-  /** Replaces the scenario; engine state starts afresh (rule counters belong to rules), recordings stay. */
+  /**
+   * Replaces the scenario; engine state starts afresh (rule counters belong to rules, attempts are
+   * counted anew), recordings stay. Delivery numbers go on, so no two recorded deliveries share one.
+   */
   setScenario(scenario: Scenario): void {
     this.settle();
     this.current = scenario;
-    this.state = initialState(scenario);
+    this.state = { ...initialState(scenario), deliveries: this.state.deliveries };
   }
 
   /** Forgets recordings and engine state; the scenario stays. */
@@ -99,7 +109,25 @@ export class MockSession {
     this.unsettled = undefined;
     this.built = [];
     this.pending = new DeliveryLog();
+    this.performedLog = new PerformedLog();
+    this.due = new Map();
+    this.resets++;
     this.state = initialState(this.current);
+  }
+
+  /** Changes on every reset. A shell reads it when it steps a frame and hands it to `performed`. */
+  get epoch(): number {
+    return this.resets;
+  }
+
+  /**
+   * Notes that `count` planned actions of a delivery, from index `from`, were carried out now (the
+   * recording shows it as `performedAt`). `epoch` is the one read when the frame was stepped: the
+   * actions of a delivery a reset forgot are not noted (delivery numbers start again after it).
+   */
+  performed(delivery: number, epoch: number, connectionId: string, from: number, count = 1): void {
+    if (epoch !== this.resets) return;
+    this.performedLog.add(delivery, from, count, this.clock.now(), this.clock.wallNow(), connectionId);
   }
 
   /**
@@ -220,11 +248,31 @@ export class MockSession {
     this.settle();
     if (this.pending.length > 0) {
       for (let i = 0; i < this.pending.length; i++) {
-        for (const entry of entriesOf(this.pending.at(i))) this.built.push(entry);
+        for (const entry of entriesOf(this.pending.at(i))) this.keep(entry);
       }
       this.pending = new DeliveryLog();
     }
+    if (this.performedLog.length > 0) this.performedLog.drain((p) => this.notePerformed(p));
     return this.built;
+  }
+
+  private keep(entry: RecordEntry): void {
+    this.built.push(entry);
+    if (entry.type !== 'outbound') return;
+    const key = dueKey(entry.delivery, entry.connectionId);
+    const due = this.due.get(key);
+    if (due === undefined) this.due.set(key, [entry]);
+    else due.push(entry);
+  }
+
+  private notePerformed(p: PerformedAction): void {
+    const key = dueKey(p.delivery, p.connectionId);
+    const due = this.due.get(key);
+    const entry = due?.[p.index];
+    if (due === undefined || entry === undefined) return;
+    entry.performedAt = p.at;
+    // Actions run in order: once the last has run, none of the delivery's is still due.
+    if (p.index === due.length - 1) this.due.delete(key);
   }
 
   /** Does the last step's bookkeeping if it is still to do. */
@@ -242,9 +290,9 @@ export class MockSession {
       this.pending.add(recorded);
       return;
     }
-    const all = this.entries();
+    this.entries();
     for (const entry of entriesOf(recorded)) {
-      all.push(entry);
+      this.keep(entry);
       for (const listener of [...this.listeners]) {
         try {
           listener(entry);
@@ -254,4 +302,9 @@ export class MockSession {
       }
     }
   }
+}
+
+/** Deliveries are numbered across a session; every stdio process has its own start, delivery 0. */
+function dueKey(delivery: number, connectionId: string | undefined): number | string {
+  return delivery === 0 ? `start ${connectionId ?? ''}` : delivery;
 }

@@ -109,6 +109,11 @@ describe('stdio shell: persistent', () => {
     expect(m.out.text()).toBe(empty('fast'));
     await m.clock.advance(1);
     await m.out.until(() => m.out.text() === empty('fast') + empty('slow'));
+    // The recording says when each reply went out: the slow one (delivery 1) 50 ms after its frame arrived.
+    const written = m.session
+      .recordings({ type: 'outbound' })
+      .flatMap((e) => (e.type === 'outbound' && e.action.type === 'write' ? [e.performedAt?.monotonic] : []));
+    expect(written).toEqual([50, 0]);
   });
 
   it('records a framing fault as a frame of its raw bytes and answers it as unparseable', async () => {
@@ -175,7 +180,7 @@ describe('stdio shell: asynchronous links', () => {
         new Promise((resolve) => {
           const run = () => {
             stepped.push(Buffer.from(frame.bytes).toString().slice(0, 60));
-            resolve(session.step(frame).actions);
+            resolve({ actions: session.step(frame).actions });
           };
           if (release.length === 0 && stepped.length === 0) release.push(run);
           else run();
@@ -206,7 +211,7 @@ describe('stdio shell: in-process links', () => {
       },
       exited: local.exited,
       step: (frame) => (calls.push('step'), local.step(frame)),
-      stepNow: (frame) => (calls.push('stepNow'), local.stepNow?.(frame) ?? []),
+      stepNow: (frame) => (calls.push('stepNow'), local.stepNow?.(frame) ?? { actions: [] }),
     };
     const proc = fakeProcess();
     const running = runStdioMock(proc.host, link, { clock: new ManualClock(0) });
@@ -258,6 +263,9 @@ describe('stdio shell: per_event and process behaviour', () => {
     const m = await startMock({ rules: [], process: { banner: 'mock ready' } });
     m.host.stdin.write(line('a'));
     await m.out.until(() => m.out.text() === `mock ready\n${empty('a')}`);
+    expect(m.session.recordings({ delivery: 0 })).toMatchObject([
+      { type: 'outbound', connectionId: '4242', performedAt: { monotonic: 0 } },
+    ]);
   });
 
   it('refuses to start: the message on stderr, the exit code, no stdout', async () => {
@@ -296,7 +304,7 @@ describe('stdio shell: per_event and process behaviour', () => {
   it('exits with EXIT_NO_SCENARIO and one stderr sentence when the link cannot start', async () => {
     const link: StdioLink = {
       start: () => Promise.reject(new Error('control server http://127.0.0.1:9/ refused the connection')),
-      step: () => Promise.resolve([]),
+      step: () => Promise.resolve({ actions: [] }),
       exited: () => Promise.resolve(),
     };
     const proc = fakeProcess();

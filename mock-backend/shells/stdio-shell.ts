@@ -29,14 +29,21 @@ export interface ExitReport {
   signal: KillSignal | null;
 }
 
+/** What a link decided for a frame (or for the process start). */
+export interface LinkStep {
+  actions: readonly Action[];
+  /** Told each action's index once the shell has carried it out, where the recording can show it. */
+  performed?: (index: number) => void;
+}
+
 /** Where a stdio mock gets its decisions: an in-process session, or the control server. */
 export interface StdioLink {
   /** Process start: the process settings and the start actions (banner, refusal). */
-  start(context: { pid: number; at: Instant }): Promise<{ settings: ProcessSettings; actions: Action[] }>;
+  start(context: { pid: number; at: Instant }): Promise<LinkStep & { settings: ProcessSettings }>;
   /** One frame stepped by the engine; resolves with the actions to carry out. */
-  step(frame: InboundFrame): Promise<Action[]>;
+  step(frame: InboundFrame): Promise<LinkStep>;
   /** The same, synchronously, for links that decide in-process (saves the promise hops per frame). */
-  stepNow?(frame: InboundFrame): Action[];
+  stepNow?(frame: InboundFrame): LinkStep;
   /** Tells whoever keeps the process list that this process is about to end. Never rejects. */
   exited(report: ExitReport): Promise<void>;
 }
@@ -105,12 +112,13 @@ class StdioShell {
     const at = this.now();
     const started = this.link.start({ pid: this.host.pid, at });
     this.chain = started.then(
-      async ({ settings, actions }) => {
-        this.trapSigterm(settings);
-        await runActions(actions, {
+      async (begun) => {
+        this.trapSigterm(begun.settings);
+        await runActions(begun.actions, {
           clock: this.clock,
           arrival: at.monotonic,
           perform: (a) => this.perform(a),
+          ...(begun.performed ? { performed: begun.performed } : {}),
         });
         this.started = true;
       },
@@ -144,23 +152,24 @@ class StdioShell {
     // so a slow reply to one frame never holds back the next frame's reply.
     this.queued++;
     this.chain = this.chain.then(async () => {
-      let actions: Action[];
+      let decided: LinkStep;
       try {
-        actions = await this.link.step(frame);
+        decided = await this.link.step(frame);
       } catch (e) {
         this.log(`mock-backend: cannot interpret a frame: ${describe(e)}`);
-        actions = [];
+        decided = { actions: [] };
       }
       this.queued--;
-      this.carryOut(actions, at);
+      this.carryOut(decided, at);
     });
   }
 
-  private carryOut(actions: Action[], at: Instant): void {
-    void runActions(actions, {
+  private carryOut(decided: LinkStep, at: Instant): void {
+    void runActions(decided.actions, {
       clock: this.clock,
       arrival: at.monotonic,
       perform: (a) => this.perform(a),
+      ...(decided.performed ? { performed: decided.performed } : {}),
     }).then((outcome) => {
       if (outcome === 'hung') this.hung = true;
       this.active--;
