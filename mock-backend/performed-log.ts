@@ -36,7 +36,14 @@ export class PerformedLog {
   }
 
   /** Notes actions `from` to `from + count - 1` of `delivery` as carried out at `monotonic`/`wall`. */
-  add(delivery: number, from: number, count: number, monotonic: number, wall: number, connectionId: string): void {
+  add(
+    delivery: number,
+    from: number,
+    count: number,
+    monotonic: number,
+    wall: number,
+    connectionId: string,
+  ): void {
     if ((this.count + 1) * STRIDE > this.rows.length) {
       const grown = new Float64Array(this.rows.length * 2);
       grown.set(this.rows);
