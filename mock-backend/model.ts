@@ -302,8 +302,8 @@ export interface OutboundRecord {
   connectionId: string;
   action: RecordedAction;
   /**
-   * When the shell carried the action out (a write: when it handed the bytes to the stream), on
-   * the clock of the inbound `at`. Absent while the action is still due, when it never ran (the
+   * When the shell carried the action out: the instant it began (a write: when it called the
+   * stream's write with the bytes), on the clock of the inbound `at`. Absent while the action is still due, when it never ran (the
    * peer went away first, or an earlier action ended the process), and for stdio processes that
    * step on a control server in another process.
    */

@@ -62,8 +62,8 @@ function writeWhole(res: ServerResponse, head: Extract<Action, { type: 'head' }>
 export interface RespondOptions {
   clock: Clock;
   arrival: number;
-  /** Told each action's index once it has been carried out. */
-  performed?: (index: number) => void;
+  /** Told each action's index once it has been carried out, and when it began (see runActions). */
+  performed?: (index: number, startedAt: number) => void;
   log?: (text: string) => void;
 }
 

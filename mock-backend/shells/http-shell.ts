@@ -75,13 +75,16 @@ export async function startHttpShell(
       const epoch = session.epoch;
       const { actions, delivery } = session.step(frame);
       // A reply due on arrival (nearly every exchange) is sent here and now; others are scheduled.
+      const startedAt = session.clock.now();
       const outcome = respondAtOnce(res, actions, log);
-      if (outcome === 'done') session.performed(delivery, epoch, frame.connectionId, 0, actions.length);
-      else if (outcome === undefined) {
+      if (outcome === 'done') {
+        session.performed(delivery, epoch, frame.connectionId, 0, actions.length, startedAt);
+      } else if (outcome === undefined) {
         void respond(res, actions, {
           clock: session.clock,
           arrival: at.monotonic,
-          performed: (index) => session.performed(delivery, epoch, frame.connectionId, index),
+          performed: (index, began) =>
+            session.performed(delivery, epoch, frame.connectionId, index, 1, began),
           ...(log ? { log } : {}),
         });
       }

@@ -25,7 +25,7 @@ export function localLink(session: MockSession, events?: ProcessEvents): StdioLi
       return Promise.resolve({
         settings: session.scenario.process ?? {},
         actions: result.actions,
-        performed: (index: number) => session.performed(0, epoch, connectionId, index),
+        performed: (index: number, at: number) => session.performed(0, epoch, connectionId, index, 1, at),
       });
     },
     step(frame) {
@@ -48,6 +48,6 @@ function stepOn(session: MockSession, frame: InboundFrame): LinkStep {
   const { delivery } = stepped;
   return {
     actions: stepped.actions,
-    performed: (index) => session.performed(delivery, epoch, frame.connectionId, index),
+    performed: (index, at) => session.performed(delivery, epoch, frame.connectionId, index, 1, at),
   };
 }

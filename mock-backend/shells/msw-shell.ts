@@ -43,7 +43,7 @@ export function mswHandlers(mock: SessionSource, options: MswHandlerOptions): Ht
       return streamedResponse(actions, {
         clock: session.clock,
         arrival: at.monotonic,
-        performed: (index) => session.performed(delivery, epoch, frame.connectionId, index),
+        performed: (index, at) => session.performed(delivery, epoch, frame.connectionId, index, 1, at),
         signal: request.signal,
         ...(options.log ? { log: options.log } : {}),
       });

@@ -128,9 +128,9 @@ describe('runActions', () => {
       {
         clock,
         arrival: 0,
-        // The reset is carried out once its flush is over, and told only then.
+        // The reset is carried out once its flush is over, and told only then, with when it began.
         perform: (a) => (a.type === 'reset' ? new Promise<void>((r) => (flush = r)) : undefined),
-        performed: (index) => told.push([index, clock.now()]),
+        performed: (index, startedAt) => told.push([index, startedAt]),
         signal: controller.signal,
       },
     );
@@ -144,7 +144,7 @@ describe('runActions', () => {
     expect(told).toHaveLength(2);
     flush();
     await new Promise((r) => setImmediate(r));
-    expect(told.at(-1)).toEqual([2, 12]);
+    expect(told.at(-1)).toEqual([2, 10]);
     controller.abort();
     await expect(run).resolves.toBe('stopped');
     await clock.advanceTo(100);

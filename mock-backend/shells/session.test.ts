@@ -200,15 +200,13 @@ describe('MockSession', () => {
       expect(actions.map((a) => a.type)).toEqual(['write', 'end']);
       if (read === 'between') expect(performedAt(session)).toEqual([undefined, undefined]);
       await clock.advance(30);
-      session.performed(delivery, epoch, '1', 0);
-      const written = { monotonic: clock.now(), wall: clock.wallNow() };
-      expect(performedAt(session), read).toEqual([written, undefined]);
-      await clock.advance(1);
-      session.performed(delivery, epoch, '1', 1);
-      expect(performedAt(session), read).toEqual([
-        written,
-        { monotonic: clock.now(), wall: clock.wallNow() },
-      ]);
+      // The write began at 130 and is noted a moment later: the note keeps when it began.
+      const began = { monotonic: clock.now(), wall: clock.wallNow() };
+      await clock.advance(2);
+      session.performed(delivery, epoch, '1', 0, 1, began.monotonic);
+      expect(performedAt(session), read).toEqual([began, undefined]);
+      session.performed(delivery, epoch, '1', 1, 1, clock.now());
+      expect(performedAt(session), read).toEqual([began, { monotonic: clock.now(), wall: clock.wallNow() }]);
     }
   });
 
@@ -222,15 +220,15 @@ describe('MockSession', () => {
     const fresh = session.step(frameOf(interceptRequest({ eventId: 'new' })));
     // The same delivery number after the reset: only the note made under the new epoch counts.
     expect(fresh.delivery).toBe(old.delivery);
-    session.performed(old.delivery, before, '1', 0);
+    session.performed(old.delivery, before, '1', 0, 1, clock.now());
     expect(session.recordings({ type: 'outbound' })[0]).not.toHaveProperty('performedAt');
-    session.performed(fresh.delivery, session.epoch, '1', 0);
+    session.performed(fresh.delivery, session.epoch, '1', 0, 1, clock.now());
     expect(session.recordings({ type: 'outbound' })[0]).toHaveProperty('performedAt');
 
     // Every stdio process has a start of its own, delivery 0: a note names its process.
     for (const connectionId of ['7', '8'])
       session.start({ transport: 'stdio', connectionId, at: session.now() });
-    session.performed(0, session.epoch, '8', 0);
+    session.performed(0, session.epoch, '8', 0, 1, clock.now());
     const starts = session.recordings({ delivery: 0 });
     expect(starts.map((e) => [e.connectionId, 'performedAt' in e])).toEqual([
       ['7', false],

@@ -121,13 +121,22 @@ export class MockSession {
   }
 
   /**
-   * Notes that `count` planned actions of a delivery, from index `from`, were carried out now (the
-   * recording shows it as `performedAt`). `epoch` is the one read when the frame was stepped: the
-   * actions of a delivery a reset forgot are not noted (delivery numbers start again after it).
+   * Notes that `count` planned actions of a delivery, from index `from`, were carried out, begun at
+   * `startedAt` on the session clock's monotonic scale (the recording shows it as `performedAt`).
+   * `epoch` is the one read when the frame was stepped: the actions of a delivery a reset forgot
+   * are not noted (delivery numbers start again after it).
    */
-  performed(delivery: number, epoch: number, connectionId: string, from: number, count = 1): void {
+  performed(
+    delivery: number,
+    epoch: number,
+    connectionId: string,
+    from: number,
+    count: number,
+    startedAt: number,
+  ): void {
     if (epoch !== this.resets) return;
-    this.performedLog.add(delivery, from, count, this.clock.now(), this.clock.wallNow(), connectionId);
+    const wall = this.clock.wallNow() - (this.clock.now() - startedAt);
+    this.performedLog.add(delivery, from, count, startedAt, wall, connectionId);
   }
 
   /**

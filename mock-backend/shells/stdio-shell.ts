@@ -32,8 +32,8 @@ export interface ExitReport {
 /** What a link decided for a frame (or for the process start). */
 export interface LinkStep {
   actions: readonly Action[];
-  /** Told each action's index once the shell has carried it out, where the recording can show it. */
-  performed?: (index: number) => void;
+  /** Told each action's index once the shell has carried it out, and when it began (see runActions). */
+  performed?: (index: number, startedAt: number) => void;
 }
 
 /** Where a stdio mock gets its decisions: an in-process session, or the control server. */
