@@ -303,9 +303,10 @@ export interface OutboundRecord {
   action: RecordedAction;
   /**
    * When the shell carried the action out: the instant it began (a write: when it called the
-   * stream's write with the bytes), on the clock of the inbound `at`. Absent while the action is still due, when it never ran (the
-   * peer went away first, or an earlier action ended the process), and for stdio processes that
-   * step on a control server in another process.
+   * stream's write with the bytes), on the clock of the inbound `at`. Absent while the action is
+   * still due, and when it never ran (the peer went away first, or an earlier action ended the
+   * process). A stdio process stepping on a control server reports it with its next frame's step
+   * or its exit report, so it reaches the recording then.
    */
   performedAt?: Instant;
 }

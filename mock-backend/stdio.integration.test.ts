@@ -113,6 +113,41 @@ describe.concurrent(
       await m.dispose();
     });
 
+    it('reports when it carried out each action, with its next step and its exit report', async () => {
+      const m = await oneProcess({
+        rules: [{ behaviour: { kind: 'delay', ms: 30, then: { kind: 'respond' } } }],
+        process: { banner: 'ready' },
+      });
+      const writes = () =>
+        m.control
+          .recordings({ type: 'outbound' })
+          .flatMap((e) =>
+            e.type === 'outbound' && e.action.type === 'write'
+              ? [[e.delivery, e.performedAt?.monotonic]]
+              : [],
+          );
+      m.proc.write(line('a'));
+      await m.proc.until(() => m.proc.stdout().toString().endsWith(reply('a')), 'the reply to a');
+      m.proc.write(line('b'));
+      await m.proc.until(() => m.proc.stdout().toString().endsWith(reply('b')), 'the reply to b');
+      // The banner's and a's came with b's step; b's comes with the exit report.
+      expect(writes().map(([, performed]) => performed !== undefined)).toEqual([true, true, false]);
+      m.proc.endStdin();
+      expect(await m.proc.exited).toEqual({ code: 0, signal: null });
+      // On the process's clock, like the frames' arrival: each reply no earlier than 30 ms after it.
+      const arrival = new Map(m.control.deliveries().map((d) => [d.delivery, d.at.monotonic]));
+      const seen = writes();
+      expect(seen.map(([delivery]) => delivery)).toEqual([0, 1, 2]);
+      for (const [delivery, performed] of seen.slice(1)) {
+        expect((performed as number) - (arrival.get(delivery as number) as number)).toBeGreaterThanOrEqual(
+          30,
+        );
+      }
+      // The banner goes out once the start round trip is over, before any reply.
+      expect(seen[0]?.[1]).toBeLessThanOrEqual(seen[1]?.[1] as number);
+      await m.dispose();
+    });
+
     it('exits with a code before or after replying, and the control server lists each exit', async () => {
       const runs = await Promise.all(
         [

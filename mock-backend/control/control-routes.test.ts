@@ -25,7 +25,11 @@ describe('control routes', () => {
     const r = call(s, 'POST', '/processes', { pid: 42, at });
     expect(r).toEqual({
       status: 200,
-      body: { settings: { banner: 'hi' }, actions: [{ type: 'write', afterMs: 0, bytes: { text: 'hi\n' } }] },
+      body: {
+        settings: { banner: 'hi' },
+        actions: [{ type: 'write', afterMs: 0, bytes: { text: 'hi\n' } }],
+        epoch: 0,
+      },
     });
     expect(s.registry.list()).toEqual([{ pid: 42, startedAt: 1000, alive: true }]);
     expect(s.session.recordings()).toMatchObject([{ type: 'outbound', delivery: 0, connectionId: '42' }]);
@@ -39,6 +43,36 @@ describe('control routes', () => {
     const actions = (r.body as { actions: Array<{ type: string }> }).actions;
     expect(actions.map((a) => a.type)).toEqual(['write', 'end']);
     expect(s.session.deliveries()).toMatchObject([{ eventId: 'e', connectionId: '4242' }]);
+  });
+
+  it('notes what a process reports it carried out, with its next step or its exit, on its own clock', () => {
+    const s = state();
+    call(s, 'POST', '/processes', { pid: 42, at });
+    const frame = frameToWire(frameOf(interceptRequest({ eventId: 'e' }), 'stdio', { at: 7 }));
+    const stepped = call(s, 'POST', '/step', { frame }).body as { delivery: number; epoch: number };
+    expect(stepped).toMatchObject({ delivery: 1, epoch: 0 });
+    const report = (delivery: number, index: number, monotonic: number, connectionId = '4242') => ({
+      delivery,
+      epoch: stepped.epoch,
+      connectionId,
+      index,
+      at: { monotonic, wall: 2000 + monotonic },
+    });
+    const performedAt = () =>
+      s.session.recordings({ type: 'outbound' }).map((e) => (e.type === 'outbound' ? e.performedAt : null));
+    // The banner and the reply's write come with the next step; a malformed report is dropped.
+    call(s, 'POST', '/step', {
+      frame: frameToWire(frameOf(interceptRequest({ eventId: 'f' }))),
+      performed: [report(0, 0, 6, '42'), report(1, 0, 8), { delivery: 'x' }],
+    });
+    expect(performedAt().slice(0, 3)).toEqual([
+      { monotonic: 6, wall: 2006 },
+      { monotonic: 8, wall: 2008 },
+      undefined,
+    ]);
+    // The rest comes with the exit report.
+    call(s, 'POST', '/processes/42/exit', { code: 0, signal: null, performed: [report(1, 1, 8.5)] });
+    expect(performedAt()[2]).toEqual({ monotonic: 8.5, wall: 2008.5 });
   });
 
   it('records a reported exit; ignores PIDs it never saw', () => {

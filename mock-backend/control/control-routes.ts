@@ -7,16 +7,19 @@
  *   GET  /recordings?filter        the recording document (type, transport, connectionId, eventId, method, delivery)
  *   GET  /processes                the stdio mock processes of the run, with exit code or signal
  *   POST /reset                    forget recordings, engine state and the process list
- *   POST /processes                a stdio mock starting: {pid, at} -> {settings, actions}
- *   POST /processes/<pid>/exit     a stdio mock ending: {code, signal}
- *   POST /step                     one frame of a stdio mock: {frame} -> {actions}
+ *   POST /processes                a stdio mock starting: {pid, at} -> {settings, actions, epoch}
+ *   POST /processes/<pid>/exit     a stdio mock ending: {code, signal, performed?}
+ *   POST /step                     one frame of a stdio mock: {frame, performed?} -> {actions, delivery, epoch}
+ *
+ * `performed` lists actions the process carried out since its last call (see WirePerformed): they
+ * become the `performedAt` of the recording's outbound entries.
  */
 import { isJsonObject, type JsonValue } from '../../protocol/json.js';
 import type { KillSignal, RecordEntry, Scenario, Transport } from '../model.js';
 import { recordingDocument } from '../recording.js';
 import type { MockSession, RecordFilter } from '../shells/session.js';
 import type { ProcessRegistry } from './process-registry.js';
-import { actionsToWire, frameFromWire } from './wire.js';
+import { actionsToWire, frameFromWire, performedFromWire } from './wire.js';
 
 /** Validates a scenario sent to `PUT /scenario`. */
 export type ScenarioValidator = (
@@ -75,13 +78,21 @@ export function route(
       const pid = body.pid as number;
       const at = { monotonic: Number(body.at.monotonic), wall: Number(body.at.wall) };
       registry.started(pid, at.wall);
+      const epoch = session.epoch;
       const result = session.start({ transport: 'stdio', connectionId: String(pid), at });
-      return ok({ settings: session.scenario.process ?? {}, actions: actionsToWire(result.actions) });
+      return ok({
+        settings: session.scenario.process ?? {},
+        actions: actionsToWire(result.actions),
+        epoch,
+      });
     }
     case 'POST /step': {
       const frame = isJsonObject(body) ? frameFromWire(body.frame) : undefined;
       if (!frame) return fail(400, 'expected {"frame": {bytes, transport, connectionId, at}}');
-      return ok({ actions: actionsToWire(session.step(frame).actions) });
+      notePerformed(session, (body as { performed?: unknown }).performed);
+      const epoch = session.epoch;
+      const { actions, delivery } = session.step(frame);
+      return ok({ actions: actionsToWire(actions), delivery, epoch });
     }
   }
   const exit = /^\/processes\/(\d+)\/exit$/.exec(path);
@@ -89,10 +100,17 @@ export function route(
     const report = isJsonObject(body) ? body : {};
     const code = typeof report.code === 'number' ? report.code : null;
     const signal = typeof report.signal === 'string' ? (report.signal as KillSignal) : null;
+    notePerformed(session, report.performed);
     registry.exited(Number(exit[1]), { code, signal }, session.clock.wallNow());
     return ok();
   }
   return fail(404, `no control route ${key}; see the routes listed in mock-backend/README.md`);
+}
+
+function notePerformed(session: MockSession, value: unknown): void {
+  for (const p of performedFromWire(value)) {
+    session.performed(p.delivery, p.epoch, p.connectionId, p.index, 1, p.at.monotonic, p.at.wall);
+  }
 }
 
 function filterOf(params: URLSearchParams): RecordFilter {

@@ -60,6 +60,33 @@ export function actionsFromWire(actions: readonly RecordedAction[]): Action[] {
   return actions.map((a) => (a.type === 'write' ? { ...a, bytes: decodeBytes(a.bytes) } : a));
 }
 
+/**
+ * An action a stdio mock process carried out, reported to the control server that planned it:
+ * `epoch` and `delivery` as `/step` answered them, the action's index among them, and when the
+ * process began it, on its own clock (the clock its frames' `at` is on).
+ */
+export interface WirePerformed {
+  delivery: number;
+  epoch: number;
+  connectionId: string;
+  index: number;
+  at: Instant;
+}
+
+/** The well-formed reports of a list (a malformed one is dropped: it only loses a timestamp). */
+export function performedFromWire(value: unknown): WirePerformed[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (p): p is WirePerformed =>
+      isJsonObject(p) &&
+      Number.isSafeInteger(p.delivery) &&
+      Number.isSafeInteger(p.epoch) &&
+      Number.isSafeInteger(p.index) &&
+      typeof p.connectionId === 'string' &&
+      isInstant(p.at),
+  );
+}
+
 function isBytes(value: unknown): value is Bytes {
   return isJsonObject(value) && (typeof value.text === 'string' || typeof value.base64 === 'string');
 }

@@ -122,9 +122,10 @@ export class MockSession {
 
   /**
    * Notes that `count` planned actions of a delivery, from index `from`, were carried out, begun at
-   * `startedAt` on the session clock's monotonic scale (the recording shows it as `performedAt`).
-   * `epoch` is the one read when the frame was stepped: the actions of a delivery a reset forgot
-   * are not noted (delivery numbers start again after it).
+   * `startedAt` on the monotonic scale of the frame's `at` (the recording shows it as
+   * `performedAt`). Its wall time is `wall` when given (a process on a clock of its own), else
+   * derived from the session clock. `epoch` is the one read when the frame was stepped: the
+   * actions of a delivery a reset forgot are not noted (delivery numbers start again after it).
    */
   performed(
     delivery: number,
@@ -133,9 +134,9 @@ export class MockSession {
     from: number,
     count: number,
     startedAt: number,
+    wall = this.clock.wallNow() - (this.clock.now() - startedAt),
   ): void {
     if (epoch !== this.resets) return;
-    const wall = this.clock.wallNow() - (this.clock.now() - startedAt);
     this.performedLog.add(delivery, from, count, startedAt, wall, connectionId);
   }
 

@@ -29,7 +29,7 @@ export async function startStdioMock(
 ): Promise<StdioMockStart> {
   const clock = options.clock ?? preciseClock;
   if (source.kind === 'control') {
-    await runStdioMock(host, remoteLink(controlClient(source.url)), { clock });
+    await runStdioMock(host, remoteLink(controlClient(source.url), clock), { clock });
     return { ok: true };
   }
   const local = await localSource(source, clock);
