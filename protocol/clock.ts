@@ -17,6 +17,11 @@ export interface Clock {
   schedule?(ms: number, fn: () => void): Scheduled;
 }
 
+/** The wall-clock time of an earlier instant `monotonic` of `clock`. */
+export function wallAt(clock: Clock, monotonic: number): number {
+  return clock.wallNow() - (clock.now() - monotonic);
+}
+
 /** Reason used when a sleep is aborted by a signal that carries no reason of its own. */
 export class SleepAborted extends Error {
   constructor() {

@@ -51,8 +51,6 @@ describe('the packed package', () => {
     expect(packed.some((f) => /^suites\/harness\/.+\.conformance\.ts$/.test(f))).toBe(true);
     // The CLI bundle loads each command from a chunk beside it.
     expect(packed.some((f) => /^dist\/cli\.chunk-.+\.mjs$/.test(f))).toBe(true);
-    // The CLI bundle loads each command from a chunk beside it.
-    expect(packed.some((f) => /^dist\/cli\.chunk-.+\.mjs$/.test(f))).toBe(true);
     expect(packed.some((f) => /^suites\/backend\/.+\.conformance\.ts$/.test(f))).toBe(true);
     expect(packed.filter((f) => f.endsWith('.test.ts'))).toEqual([]);
   });

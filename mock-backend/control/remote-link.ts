@@ -2,7 +2,7 @@
  * A stdio mock deciding through its control server: the server owns scenario, engine state and
  * recordings, so attempts are counted across every process of a run (per_event spawns one per event).
  */
-import type { Clock } from '../../protocol/clock.js';
+import { wallAt, type Clock } from '../../protocol/clock.js';
 import type { ProcessSettings, RecordedAction } from '../model.js';
 import type { LinkStep, StdioLink } from '../shells/stdio-shell.js';
 import type { ControlClient } from './control-client.js';
@@ -22,8 +22,13 @@ export function remoteLink(client: ControlClient, clock: Clock): StdioLink {
   const noted =
     (delivery: number, epoch: number, connectionId: string) =>
     (index: number, startedAt: number): void => {
-      const wall = clock.wallNow() - (clock.now() - startedAt);
-      unsent.push({ delivery, epoch, connectionId, index, at: { monotonic: startedAt, wall } });
+      unsent.push({
+        delivery,
+        epoch,
+        connectionId,
+        index,
+        at: { monotonic: startedAt, wall: wallAt(clock, startedAt) },
+      });
     };
   const takeUnsent = (): { performed?: WirePerformed[] } => {
     if (unsent.length === 0) return {};

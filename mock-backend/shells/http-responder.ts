@@ -3,9 +3,8 @@
  * TCP reset of the socket. Bytes go out exactly as planned; nothing re-encodes them.
  */
 import type { ServerResponse } from 'node:http';
-import type { Clock } from '../../protocol/clock.js';
 import type { Action } from '../model.js';
-import { runActions, type RunOutcome } from './scheduler.js';
+import { runActions, type RunOptions, type RunOutcome } from './scheduler.js';
 
 /** Statuses that must not carry a body or a Content-Length (RFC 9110 §8.6). */
 function bodyless(status: number): boolean {
@@ -58,14 +57,10 @@ function writeWhole(res: ServerResponse, head: Extract<Action, { type: 'head' }>
   res.end(whole.toString('latin1'), 'latin1');
 }
 
-/** Options of one response. */
-export interface RespondOptions {
-  clock: Clock;
-  arrival: number;
-  /** Told each action's index once it has been carried out, and when it began (see runActions). */
-  performed?: (index: number, startedAt: number) => void;
+/** Options of one response: when and how to run its actions (see runActions), and where to log. */
+export type RespondOptions = Pick<RunOptions, 'clock' | 'arrival' | 'performed'> & {
   log?: (text: string) => void;
-}
+};
 
 /**
  * The common exchange, a whole reply due on arrival, sent here and now: no scheduler, promise,

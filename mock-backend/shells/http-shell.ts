@@ -72,19 +72,17 @@ export async function startHttpShell(
         http: httpMeta(req),
       };
       if (size > DEFAULT_MAX_FRAME_BYTES) frame.fault = 'too-large';
-      const epoch = session.epoch;
       const { actions, delivery } = session.step(frame);
+      const performed = session.performedFor(delivery, frame.connectionId);
       // A reply due on arrival (nearly every exchange) is sent here and now; others are scheduled.
       const startedAt = session.clock.now();
       const outcome = respondAtOnce(res, actions, log);
-      if (outcome === 'done') {
-        session.performed(delivery, epoch, frame.connectionId, 0, actions.length, startedAt);
-      } else if (outcome === undefined) {
+      if (outcome === 'done') performed(0, startedAt, actions.length);
+      else if (outcome === undefined) {
         void respond(res, actions, {
           clock: session.clock,
           arrival: at.monotonic,
-          performed: (index, began) =>
-            session.performed(delivery, epoch, frame.connectionId, index, 1, began),
+          performed,
           ...(log ? { log } : {}),
         });
       }

@@ -20,12 +20,11 @@ export function localLink(session: MockSession, events?: ProcessEvents): StdioLi
       pid = context.pid;
       events?.started(pid);
       const connectionId = String(pid);
-      const epoch = session.epoch;
       const result = session.start({ transport: 'stdio', connectionId, at: context.at });
       return Promise.resolve({
         settings: session.scenario.process ?? {},
         actions: result.actions,
-        performed: (index: number, at: number) => session.performed(0, epoch, connectionId, index, 1, at),
+        performed: session.performedFor(0, connectionId),
       });
     },
     step(frame) {
@@ -43,11 +42,6 @@ export function localLink(session: MockSession, events?: ProcessEvents): StdioLi
 
 /** A frame stepped on `session`, with what the shell needs to note its actions as carried out. */
 function stepOn(session: MockSession, frame: InboundFrame): LinkStep {
-  const epoch = session.epoch;
-  const stepped = session.step(frame);
-  const { delivery } = stepped;
-  return {
-    actions: stepped.actions,
-    performed: (index, at) => session.performed(delivery, epoch, frame.connectionId, index, 1, at),
-  };
+  const { actions, delivery } = session.step(frame);
+  return { actions, performed: session.performedFor(delivery, frame.connectionId) };
 }

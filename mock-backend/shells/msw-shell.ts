@@ -38,12 +38,11 @@ export function mswHandlers(mock: SessionSource, options: MswHandlerOptions): Ht
         http: httpMeta(request),
       };
       if (tooLarge) frame.fault = 'too-large';
-      const epoch = session.epoch;
       const { actions, delivery } = session.step(frame);
       return streamedResponse(actions, {
         clock: session.clock,
         arrival: at.monotonic,
-        performed: (index, at) => session.performed(delivery, epoch, frame.connectionId, index, 1, at),
+        performed: session.performedFor(delivery, frame.connectionId),
         signal: request.signal,
         ...(options.log ? { log: options.log } : {}),
       });

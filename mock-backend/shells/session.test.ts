@@ -215,14 +215,16 @@ describe('MockSession', () => {
     const session = new MockSession({ rules: [], process: { banner: 'hi' } }, { clock });
     const before = session.epoch;
     const old = session.step(frameOf(interceptRequest({ eventId: 'old' })));
+    const noteOld = session.performedFor(old.delivery, '4242');
     session.reset();
     expect(session.epoch).not.toBe(before);
     const fresh = session.step(frameOf(interceptRequest({ eventId: 'new' })));
     // The same delivery number after the reset: only the note made under the new epoch counts.
     expect(fresh.delivery).toBe(old.delivery);
     session.performed(old.delivery, before, '1', 0, 1, clock.now());
+    noteOld(0, clock.now());
     expect(session.recordings({ type: 'outbound' })[0]).not.toHaveProperty('performedAt');
-    session.performed(fresh.delivery, session.epoch, '1', 0, 1, clock.now());
+    session.performedFor(fresh.delivery, '4242')(0, clock.now());
     expect(session.recordings({ type: 'outbound' })[0]).toHaveProperty('performedAt');
 
     // Every stdio process has a start of its own, delivery 0: a note names its process.

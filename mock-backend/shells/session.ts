@@ -3,7 +3,7 @@
  * atomic (the engine is synchronous and pure). Every shell of one mock steps the same session, so
  * attempt counting (`sequence`) and delivery numbers are shared across connections and processes.
  */
-import type { Clock } from '../../protocol/clock.js';
+import { wallAt, type Clock } from '../../protocol/clock.js';
 import { initialState, start, stepDelivery, type Stepped } from '../engine.js';
 import { DeliveryLog } from '../delivery-log.js';
 import { PerformedLog, type PerformedAction } from '../performed-log.js';
@@ -47,6 +47,9 @@ export class DeliveryTimeout extends Error {
 }
 
 type Listener = (entry: RecordEntry) => void;
+
+/** Notes `count` actions from `index` as carried out, begun at `startedAt` (see `performedFor`). */
+export type NotePerformed = (index: number, startedAt: number, count?: number) => void;
 
 const SETTLED = Promise.resolve();
 
@@ -115,9 +118,19 @@ export class MockSession {
     this.state = initialState(this.current);
   }
 
-  /** Changes on every reset. A shell reads it when it steps a frame and hands it to `performed`. */
+  /** Changes on every reset; `/step` hands it to a stdio process, which reports it back with `performed`. */
   get epoch(): number {
     return this.resets;
+  }
+
+  /**
+   * What a shell calls as it carries out the actions of `delivery` (just stepped, or 0 for the
+   * start of process `connectionId`): `performed` bound to them and to the current epoch.
+   */
+  performedFor(delivery: number, connectionId: string): NotePerformed {
+    const epoch = this.resets;
+    return (index, startedAt, count = 1) =>
+      this.performed(delivery, epoch, connectionId, index, count, startedAt);
   }
 
   /**
@@ -134,7 +147,7 @@ export class MockSession {
     from: number,
     count: number,
     startedAt: number,
-    wall = this.clock.wallNow() - (this.clock.now() - startedAt),
+    wall = wallAt(this.clock, startedAt),
   ): void {
     if (epoch !== this.resets) return;
     this.performedLog.add(delivery, from, count, startedAt, wall, connectionId);

@@ -7,7 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Clock } from '../../protocol/clock.js';
 import type { Action, InboundFrame, Instant, KillSignal, ProcessSettings } from '../model.js';
 import { LineSplitter, type SplitLine } from './line-splitter.js';
-import { runActions } from './scheduler.js';
+import { runActions, type RunOptions } from './scheduler.js';
 
 /** What the stdio shell needs of its process; the CLI builds it from `process`, tests build fakes. */
 export interface StdioHost {
@@ -29,12 +29,11 @@ export interface ExitReport {
   signal: KillSignal | null;
 }
 
-/** What a link decided for a frame (or for the process start). */
-export interface LinkStep {
-  actions: readonly Action[];
-  /** Told each action's index once the shell has carried it out, and when it began (see runActions). */
-  performed?: (index: number, startedAt: number) => void;
-}
+/**
+ * What a link decided for a frame (or for the process start): the actions, and whom to tell as
+ * each is carried out, where the recording can show it (see runActions).
+ */
+export type LinkStep = { actions: readonly Action[] } & Pick<RunOptions, 'performed'>;
 
 /** Where a stdio mock gets its decisions: an in-process session, or the control server. */
 export interface StdioLink {
