@@ -57,7 +57,7 @@ describe('console summary', () => {
     expect(renderConsoleSummary(r, { strict: false })).toMatch(/WARN {5}AHP-VER-001/);
     expect(renderConsoleSummary(r, { strict: false })).toContain('Verdict: conformant');
     expect(renderConsoleSummary(r, { strict: true })).toContain(
-      'Verdict: not conformant: AHP-VER-001 failed.',
+      'Verdict: not conformant: AHP-VER-001 warned, and --strict fails warnings.',
     );
   });
 

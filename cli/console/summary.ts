@@ -4,31 +4,28 @@
  * Generic over roles: it reads only the `Report`.
  */
 import { conformanceExitCode, type Report, type ReportRequirement } from '../report/report.js';
-import type { CaseStatus } from '../runner/case-result.js';
+import { caseVerdict, type ReportedStatus } from '../report/status.js';
 
-const REQUIREMENT_LABEL: Record<CaseStatus, string> = {
+const REQUIREMENT_LABEL: Record<ReportedStatus, string> = {
   pass: 'PASS',
   fail: 'FAIL',
+  warn: 'WARN',
   untested: 'UNTESTED',
   skipped: 'SKIP',
   'known-failure': 'KNOWN',
 };
 
 function requirementLine(r: ReportRequirement): string {
-  const n = (s: CaseStatus) => r.cases.filter((c) => c.status === s).length;
+  const n = (s: ReportedStatus) => r.cases.filter((c) => caseVerdict(c) === s).length;
   const counts = [
     `${n('pass')} passed`,
     n('fail') > 0 ? `${n('fail')} failed` : '',
+    n('warn') > 0 ? `${n('warn')} warned` : '',
     n('untested') > 0 ? `${n('untested')} untested` : '',
     n('known-failure') > 0 ? `${n('known-failure')} known` : '',
     n('skipped') > 0 ? `${n('skipped')} skipped` : '',
   ].filter((s) => s !== '');
-  // A requirement whose only failures are SHOULD-level cases warns; it does not fail the run.
-  const onlyShould =
-    r.status === 'fail' &&
-    r.cases.every((c) => c.status !== 'fail' || (c.level !== 'MUST' && c.level !== 'MUST NOT'));
-  const label = onlyShould ? 'WARN' : REQUIREMENT_LABEL[r.status];
-  return `  ${label.padEnd(8)} ${r.id.padEnd(16)} ${r.level.padEnd(8)} ${counts.join(', ')}`;
+  return `  ${REQUIREMENT_LABEL[r.status].padEnd(8)} ${r.id.padEnd(16)} ${r.level.padEnd(8)} ${counts.join(', ')}`;
 }
 
 /** The summary text (no trailing newline). */
@@ -54,15 +51,19 @@ export function renderConsoleSummary(
       lines.push(`Unmatched known failure: line ${u.line} of ${b.file} (${u.pattern}) matches no case.`);
   }
   const ok = conformanceExitCode(report, options.strict) === 0;
-  const failedIds = report.requirements.filter((r) =>
-    r.cases.some(
-      (c) => c.status === 'fail' && (c.level === 'MUST' || c.level === 'MUST NOT' || options.strict),
-    ),
-  );
+  const ids = (s: ReportedStatus) =>
+    report.requirements
+      .filter((r) => r.status === s)
+      .map((r) => r.id)
+      .join(', ');
+  const why = [
+    ids('fail') === '' ? '' : `${ids('fail')} failed`,
+    options.strict && ids('warn') !== '' ? `${ids('warn')} warned, and --strict fails warnings` : '',
+  ].filter((w) => w !== '');
   lines.push(
     ok
       ? 'Verdict: conformant (no MUST requirement failed).'
-      : `Verdict: not conformant${failedIds.length > 0 ? `: ${failedIds.map((r) => r.id).join(', ')} failed` : ''}.`,
+      : `Verdict: not conformant${why.length > 0 ? `: ${why.join('; ')}` : ''}.`,
   );
   for (const file of options.files ?? []) lines.push(`Report: ${file}`);
   return lines.join('\n');

@@ -1,6 +1,6 @@
-import type { CaseStatus } from '../runner/case-result.js';
 import { escapeMarkup as x } from './escape.js';
 import { conformanceExitCode, type Report, type ReportCase, type ReportRequirement } from './report.js';
+import { caseVerdict, REPORTED_STATUSES, type ReportedStatus } from './status.js';
 
 /** Whether SHOULD failures fail the run decides the verdict line. */
 export interface HtmlOptions {
@@ -17,11 +17,11 @@ pre { background: #f6f8fa; padding: .6rem; overflow-x: auto; white-space: pre-wr
 details { border: 1px solid #d0d7de; border-radius: 4px; margin: .3rem 0; padding: .2rem .6rem; }
 summary { cursor: pointer; } code { font-size: 90%; }
 .status { display: inline-block; min-width: 6.5rem; font-weight: 600; }
-.pass { color: #1a7f37; } .fail { color: #cf222e; } .untested { color: #9a6700; } .skipped { color: #57606a; } .known-failure { color: #8250df; }
+.pass { color: #1a7f37; } .fail { color: #cf222e; } .warn { color: #bc4c00; } .untested { color: #9a6700; } .skipped { color: #57606a; } .known-failure { color: #8250df; }
 .verdict { font-size: 1.1rem; font-weight: 700; }
 `;
 
-function badge(status: CaseStatus | string): string {
+function badge(status: ReportedStatus): string {
   return `<span class="status ${x(status)}">${x(status)}</span>`;
 }
 
@@ -46,13 +46,14 @@ function caseDetails(c: ReportCase): string {
   if (c.evidence !== undefined)
     body.push('<h4>Evidence (wire transcript)</h4>', pre(JSON.stringify(c.evidence, null, 2)));
   // Failures open by default: they are what a reader came for.
-  const open = c.status === 'fail' ? ' open="open"' : '';
-  return `<details${open}><summary>${badge(c.status)} <code>${x(c.name)}</code></summary>${body.join('')}</details>`;
+  const verdict = caseVerdict(c);
+  const open = verdict === 'fail' || verdict === 'warn' ? ' open="open"' : '';
+  return `<details${open}><summary>${badge(verdict)} <code>${x(c.name)}</code></summary>${body.join('')}</details>`;
 }
 
 function requirementRow(r: ReportRequirement): string {
-  const count = (s: CaseStatus) => r.cases.filter((c) => c.status === s).length;
-  const counts = `${count('pass')} / ${count('fail')} / ${count('untested')} / ${count('known-failure')} / ${count('skipped')}`;
+  const count = (s: ReportedStatus) => r.cases.filter((c) => caseVerdict(c) === s).length;
+  const counts = REPORTED_STATUSES.map(count).join(' / ');
   return `<tr><td><a href="#${x(r.id)}"><code>${x(r.id)}</code></a></td><td>${x(r.level)}</td><td>${badge(r.status)}</td><td>${counts}</td><td>${x(r.summary)}</td></tr>`;
 }
 
@@ -115,7 +116,7 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
     runErrors,
     baselineSection(report),
     '<h2>Requirements</h2>',
-    '<table><tr><th>ID</th><th>level</th><th>status</th><th>pass / fail / untested / known / skipped</th><th>requirement</th></tr>',
+    `<table><tr><th>ID</th><th>level</th><th>status</th><th>${REPORTED_STATUSES.join(' / ')}</th><th>requirement</th></tr>`,
     ...report.requirements.map(requirementRow),
     '</table>',
     '<h2>Cases</h2>',

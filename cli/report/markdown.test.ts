@@ -68,6 +68,11 @@ describe('Markdown report', () => {
     const md = renderMarkdown(report, { strict: false });
     expect(md).toContain('# AHP conformance report: backend');
     expect(md).toContain('**Verdict: conformant.** No MUST requirement failed (1 SHOULD warning(s)).');
+    // The body agrees with the headline: the requirement warns, the case is listed as a warning.
+    expect(md).toMatch(/\| AHP-VER-001 \| MUST \| warn \| 1 warn \|/);
+    expect(md).not.toContain('## Failures');
+    expect(md).not.toContain('FAIL');
+    expect(md.slice(md.indexOf('## Warnings'))).toContain('warn · SHOULD · requirements AHP-VER-001');
     expect(renderMarkdown(report, { strict: true })).toContain('1 SHOULD case(s) failed under --strict');
   });
 

@@ -4,9 +4,9 @@
  * counted, not repeated. Works for either role: nothing here knows what a case checks.
  */
 import type { JsonValue } from '../../protocol/json.js';
-import type { CaseStatus } from '../runner/case-result.js';
 import { uniqueCases } from './escape.js';
 import { conformanceExitCode, type Report, type ReportCase, type ReportRequirement } from './report.js';
+import { caseVerdict, statusCounts, STATUS_WORD } from './status.js';
 
 /** Whether SHOULD failures fail the run decides the verdict line. */
 export interface MarkdownOptions {
@@ -15,14 +15,6 @@ export interface MarkdownOptions {
 
 /** Evidence longer than this is cut in the Markdown (report.json keeps all of it). */
 export const MAX_EVIDENCE_CHARS = 20_000;
-
-const STATUS_LABEL: Record<CaseStatus, string> = {
-  pass: 'pass',
-  fail: 'FAIL',
-  untested: 'untested',
-  skipped: 'skipped',
-  'known-failure': 'known failure',
-};
 
 /** Text safe inside a table cell or a list item: no HTML, no pipes, no line breaks. */
 export function inline(text: string): string {
@@ -119,18 +111,14 @@ function verdict(report: Report, options: MarkdownOptions): string {
 }
 
 function countsOf(r: ReportRequirement): string {
-  const n = (s: CaseStatus) => r.cases.filter((c) => c.status === s).length;
-  const parts = (['pass', 'fail', 'untested', 'known-failure', 'skipped'] as const)
-    .filter((s) => n(s) > 0)
-    .map((s) => `${n(s)} ${STATUS_LABEL[s]}`);
-  return parts.join(', ');
+  return statusCounts(r.cases);
 }
 
 function caseSection(c: ReportCase): string {
   const lines = [
     `### ${inline(c.name)}`,
     '',
-    `${STATUS_LABEL[c.status]} · ${c.level} · requirements ${inline(c.requirements.join(', '))} · transports ${inline(c.transports.join(', ') || 'none')} · ${c.durationMs} ms`,
+    `${STATUS_WORD[caseVerdict(c)]} · ${c.level} · requirements ${inline(c.requirements.join(', '))} · transports ${inline(c.transports.join(', ') || 'none')} · ${c.durationMs} ms`,
   ];
   if (c.note) lines.push('', inline(c.note));
   if (c.repeat)
@@ -152,7 +140,8 @@ function caseSection(c: ReportCase): string {
 export function renderMarkdown(report: Report, options: MarkdownOptions): string {
   const s = report.summary;
   const cases = uniqueCases(report.requirements);
-  const failing = cases.filter((c) => c.status === 'fail' || c.status === 'known-failure');
+  const failing = cases.filter((c) => ['fail', 'known-failure'].includes(caseVerdict(c)));
+  const warned = cases.filter((c) => caseVerdict(c) === 'warn');
   const untested = cases.filter((c) => c.status === 'untested');
   const out: string[] = [
     `# AHP conformance report: ${report.role}`,
@@ -179,7 +168,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
     '| --- | --- | --- | --- | --- |',
     ...report.requirements.map(
       (r) =>
-        `| ${inline(r.id)} | ${r.level} | ${STATUS_LABEL[r.status]} | ${countsOf(r)} | ${inline(r.summary)} |`,
+        `| ${inline(r.id)} | ${r.level} | ${STATUS_WORD[r.status]} | ${countsOf(r)} | ${inline(r.summary)} |`,
     ),
   ];
   if (report.runErrors.length > 0) {
@@ -194,6 +183,17 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
       out.push(`- unmatched: line ${u.line} (${inline(u.pattern)}) matches no case`);
   }
   if (failing.length > 0) out.push('', '## Failures', '', failing.map(caseSection).join('\n\n'));
+  if (warned.length > 0) {
+    const rule = options.strict ? 'They fail the run under --strict.' : 'They do not fail the run.';
+    out.push(
+      '',
+      '## Warnings',
+      '',
+      `SHOULD-level cases that failed. ${rule}`,
+      '',
+      warned.map(caseSection).join('\n\n'),
+    );
+  }
   if (untested.length > 0) {
     out.push(
       '',

@@ -3,6 +3,9 @@ import { requirementById, type RequirementLevel } from '../../protocol/requireme
 import { baselineFails, type BaselineSummary } from '../known-failures/apply.js';
 import type { RepeatSummary } from '../repeat/repeat.js';
 import { isMandatory, type CaseResult, type CaseStatus } from '../runner/case-result.js';
+import { requirementStatus, type ReportedStatus } from './status.js';
+
+export { requirementStatus } from './status.js';
 
 /** The claim a report states (AHP-CORE-001): role, bindings and profiles under test. */
 export interface Claim {
@@ -30,7 +33,8 @@ export interface ReportRequirement {
   id: string;
   level: RequirementLevel;
   summary: string;
-  status: CaseStatus;
+  /** Follows the failing cases: `fail` when a MUST case failed, `warn` when only SHOULD ones did. */
+  status: ReportedStatus;
   cases: ReportCase[];
 }
 
@@ -59,15 +63,6 @@ export interface Report {
   options?: JsonValue;
   /** What `--known-failures` did: stale entries and patterns that match nothing fail the run. */
   baseline?: BaselineSummary;
-}
-
-/** A requirement fails if any case fails; it passes only when every case that ran passed. */
-export function requirementStatus(statuses: CaseStatus[]): CaseStatus {
-  if (statuses.includes('fail')) return 'fail';
-  if (statuses.includes('known-failure')) return 'known-failure';
-  if (statuses.includes('untested')) return 'untested';
-  if (statuses.includes('pass')) return 'pass';
-  return 'skipped';
 }
 
 export interface ReportInput {
@@ -110,7 +105,7 @@ export function buildReport(input: ReportInput): Report {
         id,
         level: known?.level ?? 'MUST',
         summary: known?.summary ?? '',
-        status: requirementStatus(cases.map((c) => c.status)),
+        status: requirementStatus(cases),
         cases,
       };
     });

@@ -1,0 +1,63 @@
+/**
+ * The one status vocabulary of every report: what a case or a requirement shows. A case that
+ * failed at a SHOULD level is a warning, not a failure; a requirement follows its failing cases
+ * (a MUST case failed: `fail`; only SHOULD cases failed: `warn`). The console, report.json,
+ * JUnit, HTML and Markdown all read their statuses from here, so that none says FAIL where
+ * another says WARN.
+ */
+import type { RequirementLevel } from '../../protocol/requirements.js';
+import { isMandatory, type CaseStatus } from '../runner/case-result.js';
+
+/** A case's or a requirement's status as reported: a case status, or `warn`. */
+export type ReportedStatus = CaseStatus | 'warn';
+
+/** What a case shows: its status, with a failure at a SHOULD level turned into `warn`. */
+export function caseVerdict(c: { status: CaseStatus; level: RequirementLevel }): ReportedStatus {
+  return c.status === 'fail' && !isMandatory(c.level) ? 'warn' : c.status;
+}
+
+/**
+ * A requirement's status from its cases: `fail` if a MUST case failed, else `warn` if a SHOULD
+ * case failed, else known-failure, untested, pass, and `skipped` when nothing ran.
+ */
+export function requirementStatus(
+  cases: readonly { status: CaseStatus; level: RequirementLevel }[],
+): ReportedStatus {
+  const verdicts = cases.map(caseVerdict);
+  for (const s of ['fail', 'warn', 'known-failure', 'untested', 'pass'] as const) {
+    if (verdicts.includes(s)) return s;
+  }
+  return 'skipped';
+}
+
+/** Every reported status, in the order reports count them. */
+export const REPORTED_STATUSES: readonly ReportedStatus[] = [
+  'pass',
+  'fail',
+  'warn',
+  'untested',
+  'known-failure',
+  'skipped',
+];
+
+/** The words the files use for each status (the console has its own short capitals). */
+export const STATUS_WORD: Readonly<Record<ReportedStatus, string>> = {
+  pass: 'pass',
+  fail: 'FAIL',
+  warn: 'warn',
+  untested: 'untested',
+  skipped: 'skipped',
+  'known-failure': 'known failure',
+};
+
+/** How many of the cases show each status, as "2 pass, 1 warn" (statuses with none left out). */
+export function statusCounts(
+  cases: readonly { status: CaseStatus; level: RequirementLevel }[],
+  word: Readonly<Record<ReportedStatus, string>> = STATUS_WORD,
+): string {
+  const verdicts = cases.map(caseVerdict);
+  return REPORTED_STATUSES.map((s) => [s, verdicts.filter((v) => v === s).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([s, n]) => `${n} ${word[s]}`)
+    .join(', ');
+}
