@@ -80,7 +80,10 @@ describe('selectCases', () => {
       /^--only "AHP-HTTP-001" matches no case; run `ahp-conformance list`/,
     );
     expect(usage(() => selectCases(cases, { only: [], skip: ['nothing/*'] }))).toMatch(
-      /^--skip "nothing\/\*" matches no case/,
+      /^--skip "nothing\/\*" matches no case \(`\*` stops at `\/`; `\*\*` crosses it\)/,
+    );
+    expect(usage(() => selectCases(cases, { only: [], skip: ['*fail-open*'] }))).toMatch(
+      /^--skip "\*fail-open\*" matches no case \(`\*` stops at `\/`; "\*\*fail-open\*\*" would match\); run/,
     );
     expect(usage(() => selectCases(cases, { only: ['stdio'], skip: ['AHP-STDIO-001'] }))).toMatch(
       /leave no case to run/,

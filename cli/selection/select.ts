@@ -31,7 +31,7 @@ export function selectCases<T extends SelectableCase>(cases: readonly T[], reque
     const unmatched = selectors.find((s) => !cases.some((c) => selects(s, c)));
     if (unmatched) {
       throw new UsageError(
-        `${flag} ${JSON.stringify(unmatched.text)} matches no case; run \`ahp-conformance list\` to see the case names, requirement IDs and profiles.`,
+        `${flag} ${JSON.stringify(unmatched.text)} matches no case${globHint(unmatched.text, cases)}; run \`ahp-conformance list\` to see the case names, requirement IDs and profiles.`,
       );
     }
   }
@@ -42,6 +42,20 @@ export function selectCases<T extends SelectableCase>(cases: readonly T[], reque
     throw new UsageError('--only and --skip together leave no case to run; narrow --skip or widen --only.');
   }
   return chosen;
+}
+
+/**
+ * For a pattern with a `*` that matched nothing: case names are paths, and `*` stops at `/`.
+ * Names the `**` form when it would match, else just says how the two differ.
+ */
+function globHint(text: string, cases: readonly SelectableCase[]): string {
+  if (!/(?<!\*)\*(?!\*)/.test(text)) return '';
+  const doubled = text.replace(/\*+/g, '**');
+  const parsed = parseSelector(doubled);
+  if (parsed.ok && cases.some((c) => selects(parsed.selector, c))) {
+    return ` (\`*\` stops at \`/\`; ${JSON.stringify(doubled)} would match)`;
+  }
+  return ' (`*` stops at `/`; `**` crosses it)';
 }
 
 function escapeRegex(text: string): string {
