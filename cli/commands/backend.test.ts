@@ -47,6 +47,14 @@ describe('backend command: usage errors', () => {
       /^--deadline-ms must be a whole number of milliseconds from 1 to 600000/,
     ],
     [['--stdio', '--deny-input', '[1]', '--', 'node'], /^--deny-input must be a JSON object/],
+    [
+      ['--stdio', '--allow-input', '"ls"', '--', 'node'],
+      /^--allow-input must be a JSON object, a tool input your policy lets through \(e\.g\. '\{"command":"git status"\}'\), not/,
+    ],
+    [
+      ['--stdio', '--allow-input', '@nope.json', '--', 'node'],
+      /^cannot read the --allow-input file "nope\.json" \(ENOENT\); check the path\.$/,
+    ],
     [['--stdio', '--deny-input', '{not json', '--', 'node'], /^--deny-input must be a JSON object/],
     [
       ['--stdio', '--deny-input', '@missing.json', '--', 'node'],
@@ -71,6 +79,7 @@ describe('backend command: usage errors', () => {
       '--lifecycle',
       '--url',
       '--bearer-token-env',
+      '--allow-input',
       '--deny-input',
       '--deadline-ms',
       '--only',
@@ -85,7 +94,7 @@ describe('backend command: usage errors', () => {
 describe('backend command: target', () => {
   it('gives a stdio backend a minimal environment and reads a deny input from a file', async () => {
     const target = await resolveBackendTarget(
-      { stdio: true, denyInput: '@deny.json' },
+      { stdio: true, denyInput: '@deny.json', allowInput: '{"command":"git status"}' },
       ['node', 'b.mjs', '--flag'],
       { cwd: dir, env: { PATH: '/bin', HOME: '/h', AHP_SECRET: 'x' } },
     );
@@ -99,6 +108,7 @@ describe('backend command: target', () => {
         env: { PATH: '/bin', HOME: '/h' },
       },
       deadlineMs: 5000,
+      allowInput: { command: 'git status' },
       denyInput: { command: 'rm -rf /' },
     });
   });

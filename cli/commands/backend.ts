@@ -31,29 +31,36 @@ import type { Report } from '../report/report.js';
 import type { CaseResult } from '../runner/case-result.js';
 import type { Command } from './registry.js';
 
-const HELP = `Usage: ahp-conformance backend --stdio [--lifecycle persistent|per_event] [--deny-input <json>] -- <command> [args...]
-       ahp-conformance backend --url <url> [--bearer-token-env NAME] [--deny-input <json>]
+const HELP = `Usage: ahp-conformance backend --stdio [--lifecycle persistent|per_event] [--allow-input <json>] [--deny-input <json>] -- <command> [args...]
+       ahp-conformance backend --url <url> [--bearer-token-env NAME] [--allow-input <json>] [--deny-input <json>]
 
 Self-certifies an AHP backend: every backend-side check is run through the reference harness's
 strict transports, and the report gives a verdict per requirement with the frames exchanged.
-report.json and report.md are always written to --output-dir (other --reporter files besides).
+report.json and report.md are written to --output-dir (other --reporter files besides) whenever
+the backend could be exercised, a backend that answers wrongly included.
   --stdio                  spawn <command> after -- (an argv, no shell) with a minimal environment
   --lifecycle L            persistent (default: one process for many requests) or per_event
   --url URL                POST each message to URL (https, or plain http on loopback only)
   --bearer-token-env NAME  send "Authorization: Bearer <token>" with the token from NAME (redacted)
+  --allow-input JSON       a tool input your policy lets through (decides []), e.g.
+                           '{"command":"git status"}', or @file.json (default {"command":"ls -la"});
+                           if the backend denies it, the allow-path checks are untested
   --deny-input JSON        a tool input your policy denies, e.g. '{"command":"rm -rf /"}', or
                            @file.json; without it the deny-path checks are untested
   --deadline-ms N          every request must be answered within N ms (default 5000)
 
 ${COMMON_HELP}
 
-Exit codes: 0 no MUST failed, 1 conformance failures, 2 usage error, 3 the backend could not be exercised.`;
+Exit codes: 0 no MUST failed, 1 conformance failures (a backend that answered wrongly), 2 usage
+error, 3 the backend could not be exercised at all (the command does not start or exits without
+reading a request, the URL cannot be reached, nothing answers).`;
 
 const FLAGS = {
   '--stdio': { key: 'stdio', kind: 'boolean' },
   '--lifecycle': { key: 'lifecycle', kind: 'value', placeholder: 'persistent|per_event' },
   '--url': { key: 'url', kind: 'value', placeholder: '<url>' },
   '--bearer-token-env': { key: 'bearerTokenEnv', kind: 'value', placeholder: 'NAME' },
+  '--allow-input': { key: 'allowInput', kind: 'value', placeholder: '<json>' },
   '--deny-input': { key: 'denyInput', kind: 'value', placeholder: '<json>' },
   '--deadline-ms': { key: 'deadlineMs', kind: 'value', placeholder: '<n>' },
 } as const;
@@ -67,6 +74,7 @@ const backendSchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
     .optional(),
+  allowInput: z.string().optional(),
   denyInput: z.string().optional(),
   deadlineMs: z.preprocess(
     (v) => (typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v),
@@ -81,16 +89,27 @@ const MUST: Record<string, string> = {
     '--deadline-ms must be a whole number of milliseconds from 1 to 600000, e.g. --deadline-ms 2000',
 };
 
-/** A vendor's deny input: inline JSON or `@file`; it must be a JSON object (a tool input). */
-async function denyInputOf(text: string | undefined, cwd: string): Promise<JsonObject | undefined> {
+/** The two tool-input flags: what their value stands for and an example of one. */
+const TOOL_INPUT_FLAGS = {
+  allow: { flag: '--allow-input', what: 'lets through', example: `'{"command":"git status"}'` },
+  deny: { flag: '--deny-input', what: 'denies', example: `'{"command":"rm -rf /"}'` },
+} as const;
+
+/** A vendor's allow or deny input: inline JSON or `@file`; it must be a JSON object (a tool input). */
+async function toolInputOf(
+  kind: keyof typeof TOOL_INPUT_FLAGS,
+  text: string | undefined,
+  cwd: string,
+): Promise<JsonObject | undefined> {
   if (text === undefined) return undefined;
+  const { flag, what, example } = TOOL_INPUT_FLAGS[kind];
   let source = text;
   if (text.startsWith('@')) {
     try {
       source = await readFile(resolve(cwd, text.slice(1)), 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-      throw new UsageError(`cannot read the --deny-input file "${text.slice(1)}" (${code}); check the path.`);
+      throw new UsageError(`cannot read the ${flag} file "${text.slice(1)}" (${code}); check the path.`);
     }
   }
   let value: unknown;
@@ -101,7 +120,7 @@ async function denyInputOf(text: string | undefined, cwd: string): Promise<JsonO
   }
   if (!isJsonObject(value as JsonValue)) {
     throw new UsageError(
-      `--deny-input must be a JSON object, a tool input your policy denies (e.g. '{"command":"rm -rf /"}'), not ${JSON.stringify(text.slice(0, 60))}.`,
+      `${flag} must be a JSON object, a tool input your policy ${what} (e.g. ${example}), not ${JSON.stringify(text.slice(0, 60))}.`,
     );
   }
   return value as JsonObject;
@@ -164,8 +183,14 @@ export async function resolveBackendTarget(
     if (!built.ok) throw new UsageError(`--url ${built.message}`);
     endpoint = built.endpoint;
   }
-  const denyInput = await denyInputOf(o.denyInput, io.cwd);
-  return { endpoint, deadlineMs: o.deadlineMs, ...(denyInput === undefined ? {} : { denyInput }) };
+  const allowInput = await toolInputOf('allow', o.allowInput, io.cwd);
+  const denyInput = await toolInputOf('deny', o.denyInput, io.cwd);
+  return {
+    endpoint,
+    deadlineMs: o.deadlineMs,
+    ...(allowInput === undefined ? {} : { allowInput }),
+    ...(denyInput === undefined ? {} : { denyInput }),
+  };
 }
 
 /** The reporters of a backend run: the self-certification report is always written. */
@@ -201,10 +226,16 @@ export const backendCommand: Command = {
     const secrets = secretsOf(target);
     const margins = scaledMargins(options.timeoutScale);
     const boundMs = Math.max(2 * target.deadlineMs, margins.preflightFloorMs);
+    const boundSource =
+      boundMs === 2 * target.deadlineMs
+        ? `twice --deadline-ms ${target.deadlineMs}`
+        : `its floor of ${margins.preflightFloorMs} ms at --timeout-scale ${options.timeoutScale}`;
     const pre = await preflightBackend(target, {
       clock: systemClock,
       boundMs,
+      boundSource,
       killGraceMs: margins.killGraceMs,
+      startupWatchMs: margins.spawnMs,
     });
     if (!pre.ok) throw new TargetError(pre.message);
     const consoleOn = options.reporters.includes('console');

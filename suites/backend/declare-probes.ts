@@ -7,9 +7,10 @@ import { systemClock } from '../../protocol/clock.js';
 import type { JsonValue } from '../../protocol/json.js';
 import type { SuiteSettings } from '../kit/case-meta.js';
 import { conformanceCase } from '../kit/case.js';
+import { describeFrame } from './frames.js';
 import type { Finding } from './judge.js';
 import { scaledMargins } from './margins.js';
-import { appliesTo, caseName, stepsFor, type Probe } from './probe.js';
+import { appliesTo, caseName, stepsFor, type Probe, type ProbeStep } from './probe.js';
 import { redactJson } from './redact.js';
 import { runSession, type SessionRun } from './session.js';
 import { bindingOf, secretsOf, type BackendTarget } from './target.js';
@@ -27,20 +28,40 @@ export function providedTarget(): { target: BackendTarget; settings: SuiteSettin
   return { target, settings };
 }
 
-function findingText(f: Finding): string {
-  return `step ${f.step}${f.requirement === undefined ? '' : ` [${f.requirement}]`}: ${f.message}`;
+/** Longest excerpt of a reply quoted in a finding (the transcript keeps all of it). */
+const ANSWER_EXCERPT_CHARS = 300;
+
+/** What the backend answered at a step, when it answered with bytes the finding does not already quote. */
+function answerAt(run: SessionRun, step: number): string | undefined {
+  const obs = run.observations[step - 1];
+  if (obs?.kind !== 'request' || !obs.reply.ok || obs.reply.raw === undefined) return undefined;
+  const text = Buffer.from(obs.reply.raw).toString('utf8');
+  return text.length > ANSWER_EXCERPT_CHARS ? `${text.slice(0, ANSWER_EXCERPT_CHARS)}...` : text;
 }
 
-/** The evidence of a case: the verdict's findings and every frame exchanged, secrets redacted. */
+/** One finding as a sentence: the step and what it sent, the requirement, what was wrong, what came back. */
+export function findingText(f: Finding, steps: readonly ProbeStep[], run?: SessionRun): string {
+  const s = steps[f.step - 1];
+  const sent = s === undefined ? '' : ` (${describeFrame(s.frame)})`;
+  const answer = run === undefined ? undefined : answerAt(run, f.step);
+  const answered = answer === undefined ? '' : `; the backend answered ${answer}`;
+  return `step ${f.step}${sent}${f.requirement === undefined ? '' : ` [${f.requirement}]`}: ${f.message}${answered}`;
+}
+
+/** The evidence of a case: its basis, the verdict's findings and every frame exchanged, secrets redacted. */
 export function evidenceOf(
+  probe: Probe,
+  steps: readonly ProbeStep[],
   run: SessionRun,
   verdict: Verdict,
   secrets: readonly string[],
 ): Record<string, JsonValue> {
-  const findings = verdict.status === 'pass' ? [] : verdict.findings.map(findingText);
-  const others = verdict.status === 'fail' ? verdict.others.map(findingText) : [];
+  const text = (f: Finding) => findingText(f, steps, run);
+  const findings = verdict.status === 'pass' ? [] : verdict.findings.map(text);
+  const others = verdict.others.map(text);
   return redactJson(
     {
+      basis: { ...probe.basis },
       findings,
       ...(others.length > 0 ? { otherFindings: others } : {}),
       transcript: run.transcript as unknown as JsonValue,
@@ -71,7 +92,7 @@ export function declareProbes(probes: readonly Probe[]): void {
       {
         name: caseName(probe, binding),
         requirements: [probe.requirement],
-        ...(probe.level === undefined ? {} : { level: probe.level }),
+        level: probe.basis.level,
         transports: [binding],
         timeoutMs: budget,
       },
@@ -94,10 +115,10 @@ export function declareProbes(probes: readonly Probe[]): void {
         }
         const run = await session;
         const verdict = judgeProbe(probe, steps, run.observations, binding, secrets);
-        ctx.evidence(evidenceOf(run, verdict, secrets));
+        ctx.evidence(evidenceOf(probe, steps, run, verdict, secrets));
         if (verdict.status === 'untested') ctx.untested(verdict.reason);
         if (verdict.status === 'fail') {
-          throw new Error(verdict.findings.map(findingText).join('\n'));
+          throw new Error(verdict.findings.map((f) => findingText(f, steps, run)).join('\n'));
         }
       },
     );

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { validateInterceptRequest, validateObserveNotification } from '../../protocol/messages.js';
 import type { JsonObject, JsonValue } from '../../protocol/json.js';
+import { appliesTo, stepsFor } from './probe.js';
+import { BACKEND_PROBES } from './probes-index.js';
 import {
-  ALLOW_INPUT,
+  DEFAULT_ALLOW_INPUT,
   FrameFactory,
+  intentOf,
   UNKNOWN_EVENT_TYPE,
   UNKNOWN_FIELD,
   UNKNOWN_METHOD,
@@ -11,7 +14,9 @@ import {
 } from './frames.js';
 
 const DENY_INPUT = { command: 'rm -rf /' };
-const factory = () => new FrameFactory(DENY_INPUT, () => Date.UTC(2026, 0, 2, 3, 4, 5));
+const ALLOW_INPUT = DEFAULT_ALLOW_INPUT;
+const factory = () =>
+  new FrameFactory({ allow: ALLOW_INPUT, deny: DENY_INPUT }, () => Date.UTC(2026, 0, 2, 3, 4, 5));
 const parse = (text: string) =>
   JSON.parse(text) as JsonObject & { params: JsonObject & { event: JsonObject } };
 
@@ -42,9 +47,9 @@ describe('frame factory', () => {
       (parse(a.text).params.event.call as JsonObject).id,
     );
     expect(again).toEqual(a);
-    expect(new FrameFactory(undefined, Date.now).build({ send: 'intercept', input: 'allow' }).id).not.toBe(
-      a.id,
-    );
+    expect(
+      new FrameFactory({ allow: ALLOW_INPUT }, Date.now).build({ send: 'intercept', input: 'allow' }).id,
+    ).not.toBe(a.id);
   });
 
   it('adds unknown fields exactly where asked', () => {
@@ -79,9 +84,62 @@ describe('frame factory', () => {
   });
 
   it('refuses a deny-path frame without a deny input and a repeat of a step not built yet', () => {
-    expect(() => new FrameFactory(undefined, Date.now).build({ send: 'intercept', input: 'deny' })).toThrow(
-      /--deny-input/,
-    );
+    expect(() =>
+      new FrameFactory({ allow: ALLOW_INPUT }, Date.now).build({ send: 'intercept', input: 'deny' }),
+    ).toThrow(/--deny-input/);
     expect(() => factory().build({ send: 'repeat', of: 0 })).toThrow(/not been built/);
+  });
+});
+
+describe('every frame the backend suite sends', () => {
+  const bindings = ['stdio-persistent', 'stdio-per_event', 'http'] as const;
+  const allow = { command: 'git status', args: ['--short'] };
+
+  it('is valid by our own validator where it claims to be, and invalid exactly where it says so', () => {
+    let checked = 0;
+    for (const probe of BACKEND_PROBES) {
+      for (const binding of bindings.filter((b) => appliesTo(probe, b))) {
+        const f = new FrameFactory({ allow, deny: DENY_INPUT }, Date.now);
+        for (const s of stepsFor(probe, true)) {
+          const frame = f.build(s.frame);
+          const message = JSON.parse(frame.text) as JsonValue;
+          const spec = s.frame.send === 'repeat' ? probe.steps[s.frame.of]?.frame : s.frame;
+          if (!spec) throw new Error(`${probe.name}: a repeat of a missing step`);
+          const intent = intentOf(spec);
+          const violations =
+            frame.kind === 'notification'
+              ? validateObserveNotification(message)
+              : validateInterceptRequest(message);
+          const where = `${probe.requirement}/${binding}/${probe.name} ${frame.text}`;
+          if (intent.valid) expect(violations, where).toEqual([]);
+          else {
+            expect(violations.length, `${where} should break: ${intent.breaks}`).toBeGreaterThan(0);
+            // The expected-error frames break nothing but the one rule they are about.
+            expect(s.expect, where).toBe('error');
+          }
+          checked += 1;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+  });
+
+  it('never puts an unknown field into the closed tool or call objects', () => {
+    const f = factory();
+    const m = parse(
+      f.build({
+        send: 'intercept',
+        input: 'allow',
+        unknownFieldsAt: ['params', 'event', 'session', 'capabilities'],
+      }).text,
+    );
+    expect(Object.keys(m.params.event.tool as JsonObject).sort()).toEqual([
+      'input',
+      'kind',
+      'name',
+      'origin',
+    ]);
+    expect(Object.keys(m.params.event.call as JsonObject)).toEqual(['id']);
+    expect(validateInterceptRequest(m as JsonValue)).toEqual([]);
   });
 });

@@ -7,14 +7,26 @@ import { randomUUID } from 'node:crypto';
 import type { JsonObject } from '../../protocol/json.js';
 import { INTERCEPT_METHOD, OBSERVE_METHOD, PROTOCOL_VERSION } from '../../protocol/wire-types.js';
 
-/** Where an unknown field is added to an otherwise valid request (AHP-CORE-003). */
-export type UnknownFieldSite = 'params' | 'event' | 'session' | 'tool' | 'capabilities';
+/**
+ * Where an unknown field is added to an otherwise valid request (AHP-CORE-003): only objects the
+ * draft schemas leave open. `tool` and `call` are closed (`additionalProperties: false`), so a
+ * field added there makes the request invalid and a backend may refuse it.
+ */
+export type UnknownFieldSite = 'params' | 'event' | 'session' | 'capabilities';
+
+/** Every open object an unknown field is added to, in the order the cases name them. */
+export const UNKNOWN_FIELD_SITES: readonly UnknownFieldSite[] = [
+  'params',
+  'event',
+  'session',
+  'capabilities',
+];
 
 /** One frame to send, as data. */
 export type FrameSpec =
   | {
       send: 'intercept';
-      /** `allow`: an input no sane policy denies; `deny`: the vendor's `--deny-input`. */
+      /** `allow`: the vendor's `--allow-input` (default `DEFAULT_ALLOW_INPUT`); `deny`: the vendor's `--deny-input`. */
       input: 'allow' | 'deny';
       /** Adds an unknown field at each of these places. */
       unknownFieldsAt?: readonly UnknownFieldSite[];
@@ -38,8 +50,31 @@ export interface BuiltFrame {
   id?: string;
 }
 
-/** The tool input of the allow path: a read-only listing. */
-export const ALLOW_INPUT: JsonObject = { command: 'ls -la' };
+/** The tool input of the allow path when the vendor gives no `--allow-input`: a read-only listing. */
+export const DEFAULT_ALLOW_INPUT: JsonObject = { command: 'ls -la' };
+
+/** The tool inputs a run sends: what the vendor's policy lets through, and what it denies. */
+export interface ToolInputs {
+  allow: JsonObject;
+  deny?: JsonObject;
+}
+
+/**
+ * Whether a frame spec builds a valid draft message, or what it breaks on purpose. Everything the
+ * suite sends is valid except these three, each of which a backend must refuse with an error.
+ */
+export function intentOf(spec: FrameSpec): { valid: true } | { valid: false; breaks: string } {
+  if (spec.send === 'method')
+    return { valid: false, breaks: `the method "${spec.method}" is not an AHP method` };
+  if (spec.send !== 'intercept') return { valid: true };
+  if (spec.protocolVersion !== undefined) {
+    return { valid: false, breaks: `params.protocolVersion "${spec.protocolVersion}" is not the draft's` };
+  }
+  if (spec.eventType !== undefined) {
+    return { valid: false, breaks: `event.type "${spec.eventType}" is no AHP event type` };
+  }
+  return { valid: true };
+}
 
 /** Names used for unknown fields: no AHP revision defines them. */
 export const UNKNOWN_FIELD = 'xConformanceUnknownField';
@@ -52,6 +87,34 @@ export const UNKNOWN_EVENT_TYPE = 'conformance.unknown';
 /** A method no AHP revision defines. */
 export const UNKNOWN_METHOD = 'hooks/conformanceUnknownMethod';
 
+/** What a step sends, in words, for findings: "a request with an unknown field in params.session". */
+export function describeFrame(spec: FrameSpec): string {
+  switch (spec.send) {
+    case 'method':
+      return `a request for method "${spec.method}"`;
+    case 'observe':
+      return 'a hooks/observe notification';
+    case 'repeat':
+      return `the frame of step ${spec.of + 1} again`;
+    case 'intercept': {
+      const parts = [`a tool.before with the ${spec.input} input`];
+      if (spec.protocolVersion !== undefined) parts.push(`protocolVersion "${spec.protocolVersion}"`);
+      if (spec.eventType !== undefined) parts.push(`event type "${spec.eventType}"`);
+      const sites = (spec.unknownFieldsAt ?? []).map((site) => UNKNOWN_FIELD_PATHS[site]);
+      if (sites.length > 0) parts.push(`an unknown field "${UNKNOWN_FIELD}" in ${sites.join(', ')}`);
+      return parts.join(', ');
+    }
+  }
+}
+
+/** Where each unknown-field site is, as a JSON path of the request. */
+export const UNKNOWN_FIELD_PATHS: Readonly<Record<UnknownFieldSite, string>> = {
+  params: 'params',
+  event: 'params.event',
+  session: 'params.event.session',
+  capabilities: 'params.capabilities',
+};
+
 /** Fresh identities and timestamps for one case. */
 export class FrameFactory {
   private readonly nonce = randomUUID().slice(0, 8);
@@ -59,7 +122,7 @@ export class FrameFactory {
   private readonly built: BuiltFrame[] = [];
 
   constructor(
-    private readonly denyInput: JsonObject | undefined,
+    private readonly inputs: ToolInputs,
     private readonly wallNow: () => number,
   ) {}
 
@@ -93,7 +156,10 @@ export class FrameFactory {
         return { kind: 'request', text, id };
       }
       case 'observe': {
-        const event = { ...this.toolEvent(ALLOW_INPUT), type: 'tool.after' } as JsonObject;
+        const event = {
+          ...this.toolEvent(structuredClone(this.inputs.allow)),
+          type: 'tool.after',
+        } as JsonObject;
         Object.assign(event, { outcome: 'ok', execution: { status: 'executed' }, items: [] });
         const message = {
           jsonrpc: '2.0',
@@ -121,7 +187,7 @@ export class FrameFactory {
   }
 
   private intercept(spec: Extract<FrameSpec, { send: 'intercept' }>): BuiltFrame {
-    const input = spec.input === 'deny' ? this.denyInput : ALLOW_INPUT;
+    const input = spec.input === 'deny' ? this.inputs.deny : this.inputs.allow;
     if (!input) throw new Error('a deny-path frame needs --deny-input');
     const event = this.toolEvent(structuredClone(input));
     if (spec.eventType !== undefined) event.type = spec.eventType;
@@ -135,7 +201,6 @@ export class FrameFactory {
       params,
       event,
       session: event.session as JsonObject,
-      tool: event.tool as JsonObject,
       capabilities,
     };
     for (const site of spec.unknownFieldsAt ?? []) {

@@ -8,7 +8,7 @@ const requirementsOf = (findings: { requirement: string | undefined }[]) =>
 
 describe('decision replies', () => {
   it('accepts [] and one advertised deny with a reason', () => {
-    expect(decisionFindings(decision(0, []))).toEqual({ findings: [], effects: [] });
+    expect(decisionFindings(decision(0, []))).toEqual({ findings: [], effects: [], signature: '[]' });
     expect(decisionFindings(decision(0, [DENY])).effects).toEqual([DENY]);
   });
 
@@ -83,6 +83,7 @@ describe('error replies', () => {
         step: 2,
         message:
           'a request with protocolVersion "1900-01-01" was answered with a result instead of a JSON-RPC error',
+        stage: 'outcome',
       },
     ]);
     const wrongId = replied(1, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'no' } });

@@ -9,6 +9,15 @@ import { checkInterceptResult } from '../../protocol/messages.js';
 import type { Effect, JsonRpcErrorObject } from '../../protocol/wire-types.js';
 import type { NotificationObservation, RequestObservation, TransportFailure } from './session.js';
 
+/**
+ * How far an exchange got before a finding: no usable reply at all (`transport`), a reply that
+ * is not a valid JSON-RPC response to this request (`envelope`), a response of the wrong kind (an
+ * error where a decision was due, or the reverse: `outcome`), or a well-formed result whose
+ * content breaks a rule (`content`). A case is kept from judging only by findings that stop
+ * short of what it reads (see `blocks` in `verdict.ts`).
+ */
+export type FindingStage = 'transport' | 'envelope' | 'outcome' | 'content';
+
 /** One thing the backend did wrong, tied to the requirement it breaks. */
 export interface Finding {
   /** The requirement this evidences; undefined when nothing about the backend's conformance follows (we could not reach it). */
@@ -16,6 +25,7 @@ export interface Finding {
   /** The step, counted from 1. */
   step: number;
   message: string;
+  stage: FindingStage;
   /** Output the backend wrote before this step and that this step only reported (not its own reply). */
   ambient?: true;
 }
@@ -69,6 +79,7 @@ function transportFinding(step: number, failure: TransportFailure): Finding {
       : undefined,
     step: step + 1,
     message: `${failure.code}: ${failure.detail}`,
+    stage: 'transport',
     ...(AMBIENT_CODES.has(failure.code) ? { ambient: true as const } : {}),
   };
 }
@@ -88,6 +99,7 @@ function envelope(
         requirement: v.requirement,
         step,
         message: `${v.path}: ${v.message}`,
+        stage: 'envelope' as const,
       })),
     };
   }
@@ -97,13 +109,37 @@ function envelope(
       requirement: 'AHP-RPC-001',
       step,
       message: `the reply id ${JSON.stringify(env.id)} is not the request id ${JSON.stringify(obs.frame.id)}`,
+      stage: 'envelope',
     });
   }
   return env.kind === 'result' ? { findings, result: env.result } : { findings, error: env.error };
 }
 
+/**
+ * What must repeat between two decisions: the effect types in order, and the code of a deny. Read
+ * from the raw result, so that two replies with the same defect still compare.
+ */
+export function rawDecisionSignature(result: JsonValue): string | undefined {
+  if (!isJsonObject(result) || !Array.isArray(result.effects)) return undefined;
+  if (result.effects.length === 0) return '[]';
+  return result.effects
+    .map((e) => {
+      if (!isJsonObject(e)) return JSON.stringify(e);
+      const type = typeof e.type === 'string' ? e.type : JSON.stringify(e.type ?? null);
+      return type === 'deny' && typeof e.code === 'string' ? `deny(${e.code})` : type;
+    })
+    .join(', ');
+}
+
+/** What a decision reply showed: findings, the effects when valid, and its signature when it had an effect list. */
+export interface DecisionOutcome {
+  findings: Finding[];
+  effects?: Effect[];
+  signature?: string;
+}
+
 /** Judges a reply that must carry a decision for a valid draft `tool.before` advertising only deny. */
-export function decisionFindings(obs: RequestObservation): { findings: Finding[]; effects?: Effect[] } {
+export function decisionFindings(obs: RequestObservation): DecisionOutcome {
   const step = obs.step + 1;
   const env = envelope(obs);
   const findings = [...env.findings];
@@ -112,9 +148,12 @@ export function decisionFindings(obs: RequestObservation): { findings: Finding[]
       requirement: 'AHP-DEC-001',
       step,
       message: `a valid draft tool.before request got a JSON-RPC error (${env.error.code}: ${env.error.message}), not a decision`,
+      stage: 'outcome',
     });
   }
   if (env.result === undefined) return { findings };
+  const signature = rawDecisionSignature(env.result);
+  const withSignature = signature === undefined ? {} : { signature };
   const check = checkInterceptResult(env.result, {
     protocolVersion: 'draft',
     eventType: 'tool.before',
@@ -122,9 +161,14 @@ export function decisionFindings(obs: RequestObservation): { findings: Finding[]
   });
   if (!check.ok) {
     for (const v of check.violations) {
-      findings.push({ requirement: v.requirement, step, message: `${v.path}: ${v.message}` });
+      findings.push({
+        requirement: v.requirement,
+        step,
+        message: `${v.path}: ${v.message}`,
+        stage: 'content',
+      });
     }
-    return { findings };
+    return { findings, ...withSignature };
   }
   // The Tool Interception profile's backend rule: with only deny advertised, [] or one deny.
   // Every member here already passed the advertisement check, so more than one means several denies.
@@ -133,9 +177,12 @@ export function decisionFindings(obs: RequestObservation): { findings: Finding[]
       requirement: 'AHP-DEC-001',
       step,
       message: `with only deny advertised the result must hold [] or one deny, not ${check.effects.length} effects`,
+      stage: 'content',
     });
   }
-  return findings.length > 0 ? { findings } : { findings, effects: check.effects };
+  return findings.length > 0
+    ? { findings, ...withSignature }
+    : { findings, effects: check.effects, ...withSignature };
 }
 
 /** Judges a reply that must be a JSON-RPC error; a success is a finding against `requirement`. */
@@ -151,6 +198,7 @@ export function errorFindings(
       requirement,
       step: obs.step + 1,
       message: `${what} was answered with a result instead of a JSON-RPC error`,
+      stage: 'outcome',
     });
   }
   return env.error && findings.length === 0 ? { findings, error: env.error } : { findings };
@@ -171,7 +219,12 @@ function isJsonRpcResponse(raw: Uint8Array): boolean {
  */
 export function silenceFindings(obs: NotificationObservation): Finding[] {
   const step = obs.step + 1;
-  const answered = (message: string): Finding => ({ requirement: 'AHP-RPC-002', step, message });
+  const answered = (message: string): Finding => ({
+    requirement: 'AHP-RPC-002',
+    step,
+    message,
+    stage: 'outcome',
+  });
   const out: Finding[] = [];
   const outcome = obs.outcome;
   if (obs.via === 'request') {
@@ -187,6 +240,7 @@ export function silenceFindings(obs: NotificationObservation): Finding[] {
           requirement: 'AHP-STDIO-001',
           step,
           message: 'the per_event backend did not exit within the deadline after the notification',
+          stage: 'transport',
         },
       ];
     }

@@ -10,7 +10,9 @@ import { exampleBackend, startHttpExample } from './test-support.js';
 const options = (boundMs: number) => ({
   clock: systemClock,
   boundMs,
+  boundSource: 'twice --deadline-ms 500',
   killGraceMs: BACKEND_MARGINS.killGraceMs,
+  startupWatchMs: BACKEND_MARGINS.spawnMs,
 });
 
 function stdio(command: string, args: string[]): BackendTarget {
@@ -44,7 +46,7 @@ describe('pre-flight', () => {
     ).toMatchObject({ ok: true });
   });
 
-  it('says in one sentence that a command cannot be started or ends without answering', async () => {
+  it('says in one sentence that a command cannot be started or ends by itself, naming the whole command', async () => {
     const missing = await preflightBackend(
       stdio('ahp-no-such-backend-command', []),
       options(BACKEND_MARGINS.spawnMs),
@@ -56,15 +58,20 @@ describe('pre-flight', () => {
       ),
     });
     const exits = await preflightBackend(
-      stdio(process.execPath, ['-e', 'process.exit(4)']),
+      stdio(process.execPath, ['-e', 'console.error("no config"); process.exit(4)']),
       options(BACKEND_MARGINS.spawnMs * 2),
     );
     expect(exits).toEqual({
       ok: false,
       message: expect.stringMatching(
-        /^the backend command ".*" ended before answering a tool\.before request \(.*code 4.*\); run it by hand to see why\.$/,
+        /^the backend command `.*node -e "console\.error\(\\"no config\\"\); process\.exit\(4\)"` exited with code 4 without being sent anything \(stderr: "no config"\), so it cannot be exercised; run it by hand to see why\.$/,
       ),
     });
+  });
+
+  it('lets through a backend that starts and dies on the request: that is judged, not refused', async () => {
+    const crash = stdio(process.execPath, [exampleBackend('broken/crash-on-request')]);
+    expect(await preflightBackend(crash, options(BACKEND_MARGINS.spawnMs * 2))).toMatchObject({ ok: true });
   });
 
   it('gives up on a backend that never answers at the bound, not later', async () => {
@@ -77,7 +84,9 @@ describe('pre-flight', () => {
     const elapsed = performance.now() - started;
     expect(silent).toEqual({
       ok: false,
-      message: expect.stringContaining(`did not answer a tool.before request within ${bound} ms`),
+      message: expect.stringContaining(
+        `did not answer a tool.before request within ${bound} ms (the pre-flight bound: twice --deadline-ms 500)`,
+      ),
     });
     // The bound, plus reaping the process (SIGTERM is enough here) and a spawn's worth of slack.
     expect(elapsed).toBeLessThan(bound + BACKEND_MARGINS.killGraceMs + BACKEND_MARGINS.spawnMs);

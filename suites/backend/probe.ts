@@ -7,11 +7,12 @@
  * - `baseline`: a plain request that must get a usable reply first; if it does not, the case
  *   cannot judge anything and is `untested`, naming the requirement the failure belongs to.
  * - `subject`: the reply is judged as it is; only findings of the probe's own requirement fail
- *   the case, findings of other requirements leave it `untested`.
- * - `variant`: sent after a baseline worked, so anything wrong with its reply is the probe's
- *   requirement failing (output left over from before the step excepted).
+ *   the case. A finding of another requirement leaves it `untested` only when it stops the
+ *   exchange short of what the case reads (`reads`); otherwise it is reported beside the verdict.
+ * - `variant`: sent after a baseline worked, so anything wrong with its reply that the baseline did
+ *   not already show is the probe's requirement failing (output left over from before excepted).
  */
-import type { RequirementLevel } from '../../protocol/requirements.js';
+import type { Basis } from './basis.js';
 import type { FrameSpec } from './frames.js';
 import type { BackendBinding } from './target.js';
 
@@ -36,8 +37,13 @@ export interface Probe {
   requirement: string;
   /** The path after `<requirement>/transport:<binding>/`. */
   name: string;
-  /** Defaults to the catalogue level of the requirement; SHOULD for the recommended error codes. */
-  level?: RequirementLevel;
+  /** The sentence the case rests on; the case takes its level from it. */
+  basis: Basis;
+  /**
+   * What the subject steps' replies are read for: any JSON-RPC response (`reply`: framing, ids,
+   * liveness) or a well-formed decision result (`decision`: version, effects). Defaults to `reply`.
+   */
+  reads?: 'reply' | 'decision';
   /** Where the probe applies; all bindings when absent. */
   bindings?: readonly BackendBinding[];
   /** The case is `untested` without `--deny-input`. */
@@ -49,6 +55,8 @@ export interface Probe {
   errorCode?: number;
   /** The subject steps must include a deny, else the deny path was not exercised (`untested`). */
   requireDeny?: true;
+  /** Some allow-input step must be decided `[]`, else the allow path was not exercised (`untested`). */
+  requireAllowed?: true;
   /** Every request must be served by one process (persistent stdio survives a run). */
   sameProcess?: true;
   /** No reply may carry the bearer token (untested without one). */

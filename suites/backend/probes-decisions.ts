@@ -1,26 +1,36 @@
+import { BASIS } from './basis.js';
 import type { Probe } from './probe.js';
 import { DECISION_RUN } from './probes-wire.js';
 
 /**
  * Decision probes: with only deny advertised, a backend returns nothing unadvertised
- * (AHP-CAP-001) and `[]` or one deny with a non-empty reason (AHP-DEC-001). The deny path needs
- * an input the vendor's policy denies (`--deny-input`); without it the deny-path case is
- * `untested`. All of them judge the common decision run.
+ * (AHP-CAP-001) and `[]` or one deny with a non-empty reason (AHP-DEC-001). The allow path is
+ * exercised only when the allow input (`--allow-input`) is decided `[]`; the deny path needs an
+ * input the vendor's policy denies (`--deny-input`); either missing leaves its case `untested`.
+ * All of them judge the common decision run.
  */
 export const DECISION_PROBES: readonly Probe[] = [
   {
     requirement: 'AHP-CAP-001',
     name: 'only-advertised-effects',
+    basis: BASIS.advertisedOnly,
+    reads: 'decision',
+    requireAllowed: true,
     steps: DECISION_RUN,
   },
   {
     requirement: 'AHP-DEC-001',
     name: 'empty-or-one-deny',
+    basis: BASIS.effectList,
+    reads: 'decision',
+    requireAllowed: true,
     steps: DECISION_RUN,
   },
   {
     requirement: 'AHP-DEC-001',
     name: 'deny-path/one-deny-with-a-reason',
+    basis: BASIS.effectList,
+    reads: 'decision',
     needsDenyInput: true,
     requireDeny: true,
     steps: DECISION_RUN,

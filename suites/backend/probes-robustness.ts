@@ -1,5 +1,7 @@
+import { BASIS, type Basis } from './basis.js';
 import {
   UNKNOWN_EVENT_TYPE,
+  UNKNOWN_FIELD_SITES,
   UNKNOWN_METHOD,
   UNSUPPORTED_VERSION,
   type FrameSpec,
@@ -18,38 +20,46 @@ export const DUPLICATE_PROBES: readonly Probe[] = [
   {
     requirement: 'AHP-CORE-004',
     name: 'allow-path/duplicate-gets-the-same-decision',
+    basis: BASIS.duplicates,
+    requireAllowed: true,
     steps: [step.baseline(ALLOW), step.variant({ send: 'repeat', of: 0 })],
     sameDecision: [[0, 1]],
   },
   {
     requirement: 'AHP-CORE-004',
     name: 'deny-path/duplicate-gets-the-same-decision',
+    basis: BASIS.duplicates,
     needsDenyInput: true,
     steps: [step.baseline(DENY), step.variant({ send: 'repeat', of: 0 })],
     sameDecision: [[0, 1]],
   },
 ];
 
-const SITES: readonly UnknownFieldSite[] = ['params', 'event', 'session', 'tool', 'capabilities'];
+const SITES = UNKNOWN_FIELD_SITES;
 
 function unknownFields(input: 'allow' | 'deny', sites: readonly UnknownFieldSite[]): FrameSpec {
   return { send: 'intercept', input, unknownFieldsAt: sites };
 }
 
 /**
- * Unknown fields (AHP-CORE-003): tolerated wherever they appear, with the same decision and no
- * error. One case sends a baseline, then one request per place an unknown field is added.
+ * Unknown fields (AHP-CORE-003): tolerated in every object the draft leaves open (the case name
+ * lists them), with the same decision and no error. One case sends a baseline, then one request
+ * per place an unknown field is added. The closed `tool` and `call` objects get none: a field
+ * there makes the request invalid, and refusing it is conforming.
  */
 export const UNKNOWN_FIELD_PROBES: readonly Probe[] = [
   {
     requirement: 'AHP-CORE-003',
     name: `unknown-fields:${SITES.join(',')}/same-decision-no-error`,
+    basis: BASIS.unknownFields,
+    requireAllowed: true,
     steps: [step.baseline(ALLOW), ...SITES.map((site) => step.variant(unknownFields('allow', [site])))],
     sameDecision: SITES.map((_, i) => [0, i + 1] as const),
   },
   {
     requirement: 'AHP-CORE-003',
-    name: 'deny-path/unknown-fields-everywhere/same-decision-no-error',
+    name: `deny-path/unknown-fields:${SITES.join(',')}/same-decision-no-error`,
+    basis: BASIS.unknownFields,
     needsDenyInput: true,
     steps: [step.baseline(DENY), step.variant(unknownFields('deny', SITES))],
     sameDecision: [[0, 1]],
@@ -62,20 +72,29 @@ function definedError(
   name: string,
   frame: FrameSpec,
   what: string,
-  code: number,
+  code: { code: number; basis: Basis },
+  basis: Basis,
 ): Probe[] {
   const steps = [step.baseline(ALLOW), step.variant(frame, 'error'), step.variant(ALLOW)];
   return [
-    { requirement, name: `${name}/gets-an-error-and-the-backend-keeps-working`, steps, what },
-    { requirement, name: `${name}/error-code:${code}`, level: 'SHOULD', steps, what, errorCode: code },
+    { requirement, name: `${name}/gets-an-error-and-the-backend-keeps-working`, basis, steps, what },
+    {
+      requirement,
+      name: `${name}/error-code:${code.code}`,
+      basis: code.basis,
+      steps,
+      what,
+      errorCode: code.code,
+    },
   ];
 }
 
 /**
  * Defined errors: an unsupported protocolVersion (AHP-VER-001), an event type the backend does
  * not handle (AHP-CORE-003: unknown event values are unsupported, never ignorable) and an unknown
- * method (AHP-RPC-002: only the AHP methods carry decisions) each get a JSON-RPC error (MUST),
- * with the recommended code (SHOULD), and none of them breaks the backend.
+ * method (AHP-RPC-002: only the AHP methods carry decisions) each get a JSON-RPC error, and none
+ * of them breaks the backend. The codes are MUSTs where the draft defines them (-32001 for the
+ * version, -32002 for the event); -32601 for a method is JSON-RPC 2.0's recommendation (SHOULD).
  */
 export const DEFINED_ERROR_PROBES: readonly Probe[] = [
   ...definedError(
@@ -83,20 +102,23 @@ export const DEFINED_ERROR_PROBES: readonly Probe[] = [
     'unsupported-protocol-version',
     { ...ALLOW, protocolVersion: UNSUPPORTED_VERSION },
     `a request with protocolVersion "${UNSUPPORTED_VERSION}"`,
-    -32001,
+    { code: -32001, basis: BASIS.unsupportedVersion },
+    BASIS.unsupportedVersion,
   ),
   ...definedError(
     'AHP-CORE-003',
     'unknown-event-type',
     { ...ALLOW, eventType: UNKNOWN_EVENT_TYPE },
     `a request for event type "${UNKNOWN_EVENT_TYPE}"`,
-    -32002,
+    { code: -32002, basis: BASIS.unknownEventCode },
+    BASIS.unknownEvent,
   ),
   ...definedError(
     'AHP-RPC-002',
     'unknown-method',
     { send: 'method', method: UNKNOWN_METHOD },
     `a request for method "${UNKNOWN_METHOD}"`,
-    -32601,
+    { code: -32601, basis: BASIS.unknownMethodCode },
+    BASIS.unknownMethod,
   ),
 ];

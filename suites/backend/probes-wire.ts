@@ -1,3 +1,4 @@
+import { BASIS } from './basis.js';
 import { step, type Probe } from './probe.js';
 
 const ALLOW = { send: 'intercept', input: 'allow' } as const;
@@ -19,28 +20,34 @@ export const WIRE_PROBES: readonly Probe[] = [
   {
     requirement: 'AHP-RPC-001',
     name: 'reply-is-one-json-rpc-object-with-the-request-id',
+    basis: BASIS.jsonRpc,
     steps: DECISION_RUN,
   },
   {
     requirement: 'AHP-VER-001',
     name: 'result-protocol-version-is-draft',
+    basis: BASIS.resultVersion,
+    reads: 'decision',
     steps: DECISION_RUN,
   },
   {
     requirement: 'AHP-STDIO-001',
     name: 'stdout-carries-one-protocol-line-per-message',
+    basis: BASIS.stdioFraming,
     bindings: ['stdio-persistent'],
     steps: DECISION_RUN,
   },
   {
     requirement: 'AHP-STDIO-001',
     name: 'one-line-reply-then-exit-0',
+    basis: BASIS.stdioPerEvent,
     bindings: ['stdio-per_event'],
     steps: DECISION_RUN,
   },
   {
     requirement: 'AHP-HTTP-001',
     name: 'request-gets-200-with-a-json-media-type',
+    basis: BASIS.httpExchange,
     bindings: ['http'],
     steps: DECISION_RUN,
   },
@@ -48,6 +55,7 @@ export const WIRE_PROBES: readonly Probe[] = [
     // The HTTP binding keeps the token in the Authorization header: never in results, reasons or errors.
     requirement: 'AHP-HTTP-001',
     name: 'bearer-token-never-echoed',
+    basis: BASIS.noCredentialEcho,
     bindings: ['http'],
     noSecretEcho: true,
     steps: DECISION_RUN,
@@ -55,12 +63,14 @@ export const WIRE_PROBES: readonly Probe[] = [
   {
     requirement: 'AHP-HTTP-001',
     name: 'notification-gets-202-or-204-with-no-body',
+    basis: BASIS.httpNotification,
     bindings: ['http'],
     steps: [step.subject(OBSERVE, 'silence')],
   },
   {
     requirement: 'AHP-RPC-002',
     name: 'notification-gets-no-reply',
+    basis: BASIS.notificationSilence,
     steps: [step.baseline(), step.subject(OBSERVE, 'silence'), step.variant(ALLOW)],
   },
 ];

@@ -13,6 +13,10 @@ export interface SelfTestCase {
   binding: BackendBinding;
   failed: string[];
   warnings?: string[];
+  /** Requirements whose cases the example leaves untested, each with its reason (matched). */
+  untested?: { requirements: string[]; reason: RegExp };
+  /** `--allow-input` for the run (the default allow input otherwise). */
+  allowInput?: string;
   /** A shorter liveness deadline, for the example that stops answering. */
   deadlineMs?: number;
   /** HTTP only: the example requires a bearer token, and the CLI sends it (`--bearer-token-env`). */
@@ -25,11 +29,19 @@ export const SELF_TEST_TOKEN = { env: 'AHP_SELF_TEST_TOKEN', value: 'self-test-t
 /** The deny input of every self-test run: the example policy denies recursive forced deletion. */
 export const SELF_TEST_DENY_INPUT = '{"command":"rm -rf /tmp/build"}';
 
-/** The correct example, over every binding: it passes everything. */
+/**
+ * The correct examples, over every binding: they pass everything. The strict one refuses unknown
+ * keys in the closed `tool` and `call` objects with -32602; the docs' example is the one vendors
+ * start from.
+ */
 export const CORRECT_RUNS: readonly SelfTestCase[] = [
   { example: 'correct-backend', binding: 'stdio-persistent', failed: [] },
   { example: 'correct-backend', binding: 'stdio-per_event', failed: [] },
   { example: 'correct-backend', binding: 'http', failed: [], token: true },
+  { example: 'strict-backend', binding: 'stdio-persistent', failed: [] },
+  { example: 'strict-backend', binding: 'stdio-per_event', failed: [] },
+  { example: 'strict-backend', binding: 'http', failed: [], token: true },
+  { example: '../../docs/examples/deny-rm-backend', binding: 'stdio-persistent', failed: [] },
 ];
 
 /** The twins whose defect only stdio can show. */
@@ -47,6 +59,8 @@ export const BROKEN_STDIO_RUNS: readonly SelfTestCase[] = [
     deadlineMs: 4_000,
   },
   { example: 'broken/exit-nonzero', binding: 'stdio-per_event', failed: ['AHP-STDIO-001'] },
+  // It starts and waits, so it can be exercised: judged (exit 1), not refused (exit 3).
+  { example: 'broken/crash-on-request', binding: 'stdio-persistent', failed: ['AHP-STDIO-001'] },
 ];
 
 /** The twins whose defect any binding shows, run over HTTP, plus the HTTP-only ones. */
@@ -54,16 +68,36 @@ export const BROKEN_HTTP_RUNS: readonly SelfTestCase[] = [
   { example: 'broken/wrong-id', binding: 'http', failed: ['AHP-RPC-001'] },
   { example: 'broken/wrong-version', binding: 'http', failed: ['AHP-VER-001'] },
   { example: 'broken/no-version-error', binding: 'http', failed: ['AHP-VER-001'] },
+  { example: 'broken/version-invalid-params', binding: 'http', failed: ['AHP-VER-001'] },
+  // Its very first reply is a JSON-RPC error to a valid request: judged, with a full report.
+  { example: 'broken/demands-tool-call-id', binding: 'http', failed: ['AHP-DEC-001'] },
+  {
+    example: 'broken/allow-when-permitted',
+    binding: 'http',
+    failed: ['AHP-CAP-001'],
+    allowInput: '{"command":"git status"}',
+  },
+  {
+    example: 'broken/deny-everything',
+    binding: 'http',
+    failed: [],
+    token: true,
+    untested: {
+      requirements: ['AHP-CAP-001', 'AHP-CORE-003', 'AHP-CORE-004', 'AHP-DEC-001'],
+      reason: /never let the allow input through .*--allow-input/,
+    },
+  },
   { example: 'broken/unadvertised-effect', binding: 'http', failed: ['AHP-CAP-001'] },
   { example: 'broken/empty-deny-reason', binding: 'http', failed: ['AHP-DEC-001'] },
   { example: 'broken/inconsistent-duplicate', binding: 'http', failed: ['AHP-CORE-004'] },
   { example: 'broken/unknown-event-accepted', binding: 'http', failed: ['AHP-CORE-003'] },
   { example: 'broken/unknown-method-accepted', binding: 'http', failed: ['AHP-RPC-002'] },
+  // -32001 and -32002 are the draft's MUSTs; -32601 for a method is JSON-RPC 2.0's SHOULD.
   {
     example: 'broken/generic-error-codes',
     binding: 'http',
-    failed: [],
-    warnings: ['AHP-CORE-003', 'AHP-RPC-002', 'AHP-VER-001'],
+    failed: ['AHP-CORE-003', 'AHP-VER-001'],
+    warnings: ['AHP-RPC-002'],
   },
   { example: 'broken/http-wrong-content-type', binding: 'http', failed: ['AHP-HTTP-001'] },
   { example: 'broken/http-notification-body', binding: 'http', failed: ['AHP-HTTP-001'] },
@@ -75,6 +109,7 @@ export function selfTestArgv(c: SelfTestCase, backendPath: string, url?: string)
   const common = [
     '--deny-input',
     SELF_TEST_DENY_INPUT,
+    ...(c.allowInput ? ['--allow-input', c.allowInput] : []),
     ...(c.deadlineMs ? ['--deadline-ms', String(c.deadlineMs)] : []),
   ];
   const auth = c.token ? ['--bearer-token-env', SELF_TEST_TOKEN.env] : [];
@@ -124,7 +159,11 @@ export async function checkSelfTest(c: SelfTestCase): Promise<void> {
     expect(failedRequirements(report)).toEqual({ failed: c.failed, warnings: c.warnings ?? [] });
     expect(outcome.code).toBe(c.failed.length > 0 ? 1 : 0);
     const cases = report.requirements.flatMap((r) => r.cases);
-    if (c.failed.length === 0 && !c.warnings) {
+    const untested = cases.filter((x) => x.status === 'untested');
+    if (c.untested) {
+      expect([...new Set(untested.flatMap((x) => x.requirements))].sort()).toEqual(c.untested.requirements);
+      for (const x of untested) expect(x.note, x.name).toMatch(c.untested.reason);
+    } else if (c.failed.length === 0 && !c.warnings) {
       // With a deny input every check applies: nothing may be left untested by a correct backend.
       expect(cases.filter((x) => x.status !== 'pass').map((x) => `${x.name}: ${x.note ?? ''}`)).toEqual([]);
     }

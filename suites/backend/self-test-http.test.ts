@@ -16,7 +16,9 @@ describe.concurrent('backend self-certification: HTTP twins', () => {
     const what =
       c.failed.length > 0
         ? `fails exactly ${c.failed.join(', ')}`
-        : `warns on ${(c.warnings ?? []).join(', ')}`;
+        : c.warnings
+          ? `warns on ${c.warnings.join(', ')}`
+          : `leaves exactly ${(c.untested?.requirements ?? []).join(', ')} untested`;
     it(`${c.example} ${what}`, () => slot(() => checkSelfTest(c)), SELF_TEST_RUN_TIMEOUT_MS);
   }
 });

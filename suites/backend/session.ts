@@ -12,7 +12,7 @@ import {
 } from '../../reference-harness/transports/index.js';
 import { FrameFactory, type BuiltFrame, type FrameSpec } from './frames.js';
 import { redactText } from './redact.js';
-import { secretsOf, type BackendEndpoint, type BackendTarget } from './target.js';
+import { secretsOf, toolInputsOf, type BackendEndpoint, type BackendTarget } from './target.js';
 
 // Types come from the transports' public entry (the harness's transport contract file is internal).
 /** A reference harness transport (stdio persistent, stdio per_event or HTTP). */
@@ -130,11 +130,24 @@ async function withDeadline<T>(
   }
 }
 
+/**
+ * Names the bound in a deadline failure: the only signal a step passes is the `--deadline-ms`
+ * one, so a `deadline` failure means that bound was hit.
+ */
+function boundNamed<T extends { ok: boolean }>(outcome: T, deadlineMs: number): T {
+  const failed = outcome as unknown as { ok: false; failure?: TransportFailure };
+  if (failed.ok || failed.failure?.code !== 'deadline') return outcome;
+  return {
+    ...outcome,
+    failure: { ...failed.failure, detail: `no reply within --deadline-ms ${deadlineMs}` },
+  };
+}
+
 /** Sends each step in order on one transport (one backend process for persistent stdio). */
 export async function runSession(specs: readonly FrameSpec[], options: SessionOptions): Promise<SessionRun> {
   const { target, clock } = options;
   const secrets = secretsOf(target);
-  const frames = new FrameFactory(target.denyInput, () => clock.wallNow());
+  const frames = new FrameFactory(toolInputsOf(target), () => clock.wallNow());
   const transport = openTransport(target.endpoint, clock, options.killGraceMs);
   const started = clock.now();
   const transcript: TranscriptEntry[] = [];
@@ -184,8 +197,11 @@ export async function runSession(specs: readonly FrameSpec[], options: SessionOp
       });
       if (frame.kind === 'request') {
         const t0 = clock.now();
-        const reply = await withDeadline(clock, target.deadlineMs, (signal) =>
-          transport.request(frame.text, ctx(signal)),
+        const reply = boundNamed(
+          await withDeadline(clock, target.deadlineMs, (signal) =>
+            transport.request(frame.text, ctx(signal)),
+          ),
+          target.deadlineMs,
         );
         if (!reply.ok) note(step, reply.failure);
         observations.push({
@@ -201,10 +217,13 @@ export async function runSession(specs: readonly FrameSpec[], options: SessionOp
       }
       const inFrames: Uint8Array[] = [];
       const via = transport.kind === 'stdio-per_event' ? 'request' : 'notify';
-      const outcome = await withDeadline(clock, target.deadlineMs, (signal) =>
-        via === 'request'
-          ? transport.request(frame.text, ctx(signal, inFrames))
-          : transport.notify(frame.text, ctx(signal, inFrames)),
+      const outcome = boundNamed(
+        await withDeadline(clock, target.deadlineMs, (signal) =>
+          via === 'request'
+            ? transport.request(frame.text, ctx(signal, inFrames))
+            : transport.notify(frame.text, ctx(signal, inFrames)),
+        ),
+        target.deadlineMs,
       );
       if (transport.kind === 'stdio-persistent') {
         // Output written in answer to a notification arrives while no request is outstanding:

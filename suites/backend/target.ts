@@ -5,6 +5,7 @@
  */
 import type { JsonObject, JsonValue } from '../../protocol/json.js';
 import type { SuiteSettings } from '../kit/case-meta.js';
+import { DEFAULT_ALLOW_INPUT, type ToolInputs } from './frames.js';
 
 /** The binding a backend is exercised over; stdio carries its lifecycle. */
 export type BackendBinding = 'stdio-persistent' | 'stdio-per_event' | 'http';
@@ -34,6 +35,8 @@ export interface BackendTarget {
   endpoint: BackendEndpoint;
   /** A tool input the vendor says its policy denies; without it deny-path checks are untested. */
   denyInput?: JsonObject;
+  /** A tool input the vendor says its policy lets through; `DEFAULT_ALLOW_INPUT` when absent. */
+  allowInput?: JsonObject;
   /** Liveness: every request must be answered within this many milliseconds. */
   deadlineMs: number;
 }
@@ -53,6 +56,14 @@ export function bindingOf(endpoint: BackendEndpoint): BackendBinding {
 /** The claim's binding name (`stdio` or `http`) of an endpoint. */
 export function claimBindingOf(endpoint: BackendEndpoint): 'stdio' | 'http' {
   return endpoint.kind;
+}
+
+/** The tool inputs the frames of a run carry. */
+export function toolInputsOf(target: BackendTarget): ToolInputs {
+  return {
+    allow: target.allowInput ?? DEFAULT_ALLOW_INPUT,
+    ...(target.denyInput === undefined ? {} : { deny: target.denyInput }),
+  };
 }
 
 /** The strings that must never appear in a report: the bearer token, when there is one. */
@@ -75,6 +86,7 @@ export function describeTarget(target: BackendTarget): JsonValue {
   return {
     ...endpoint,
     deadlineMs: target.deadlineMs,
+    allowInput: target.allowInput ?? DEFAULT_ALLOW_INPUT,
     denyInput: target.denyInput ?? null,
   };
 }

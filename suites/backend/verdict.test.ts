@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BASIS } from './basis.js';
 import { step, stepsFor, type Probe } from './probe.js';
 import { decision, DENY, failed, notified, rpcError } from './test-observations.js';
 import { decisionSignature, judgeProbe, sessionMayStop } from './verdict.js';
@@ -9,10 +10,11 @@ describe('probe verdicts', () => {
   const wire: Probe = {
     requirement: 'AHP-RPC-001',
     name: 'w',
+    basis: BASIS.jsonRpc,
     steps: [step.subject(ALLOW), step.subject(ALLOW)],
   };
 
-  it('subject steps: own findings fail, findings of other requirements leave the case untested', () => {
+  it("subject steps: own findings fail; another requirement's defect is reported beside the verdict unless it keeps the case from reading its reply", () => {
     expect(judgeProbe(wire, wire.steps, [decision(0, []), decision(1, [])], 'http').status).toBe('pass');
     const own = judgeProbe(
       wire,
@@ -27,15 +29,47 @@ describe('probe verdicts', () => {
       [decision(0, []), decision(1, [], { protocolVersion: 'x' })],
       'http',
     );
-    expect(other.status).toBe('untested');
-    expect(other.status === 'untested' && other.reason).toMatch(
-      /^step 2 got no usable reply: .*judged under AHP-VER-001$/,
+    expect(other).toMatchObject({ status: 'pass', others: [{ requirement: 'AHP-VER-001', step: 2 }] });
+    const version: Probe = {
+      ...wire,
+      requirement: 'AHP-VER-001',
+      basis: BASIS.resultVersion,
+      reads: 'decision',
+    };
+    const unadvertised = [decision(0, []), decision(1, [{ type: 'allow' }])];
+    expect(judgeProbe(version, version.steps, unadvertised, 'http').status).toBe('pass');
+    const error = [decision(0, []), rpcError(1, -32602)];
+    expect(judgeProbe(wire, wire.steps, error, 'http').status).toBe('pass');
+    const unread = judgeProbe(version, version.steps, error, 'http');
+    expect(unread.status === 'untested' && unread.reason).toMatch(
+      /^step 2 got no usable reply: .*judged under AHP-DEC-001$/,
     );
+    const silent = judgeProbe(wire, wire.steps, [decision(0, []), failed(1, 'deadline')], 'http');
+    expect(silent.status).toBe('untested');
+  });
+
+  it('an allow-path case is untested when the allow input was never decided []', () => {
+    const allowPath: Probe = {
+      ...wire,
+      requirement: 'AHP-CAP-001',
+      basis: BASIS.advertisedOnly,
+      requireAllowed: true,
+    };
+    expect(
+      judgeProbe(allowPath, allowPath.steps, [decision(0, []), decision(1, [DENY])], 'http').status,
+    ).toBe('pass');
+    const denied = judgeProbe(allowPath, allowPath.steps, [decision(0, [DENY]), decision(1, [DENY])], 'http');
+    expect(denied.status === 'untested' && denied.reason).toMatch(
+      /never let the allow input through \(it decided deny\(org\.example\.block\)\).*--allow-input/,
+    );
+    const unadvertised = [decision(0, [{ type: 'allow' }]), decision(1, [{ type: 'allow' }])];
+    expect(judgeProbe(allowPath, allowPath.steps, unadvertised, 'http').status).toBe('fail');
   });
 
   const dup: Probe = {
     requirement: 'AHP-CORE-004',
     name: 'd',
+    basis: BASIS.jsonRpc,
     steps: [step.baseline(ALLOW), step.variant({ send: 'repeat', of: 0 })],
     sameDecision: [[0, 1]],
   };
@@ -68,6 +102,22 @@ describe('probe verdicts', () => {
     expect(v.status).toBe('untested');
   });
 
+  it('a variant repeating a content defect its baseline already showed is not failed for it', () => {
+    const unadvertised = [decision(0, [{ type: 'allow' }]), decision(1, [{ type: 'allow' }])];
+    expect(judgeProbe(dup, dup.steps, unadvertised, 'http')).toMatchObject({
+      status: 'pass',
+      others: [
+        { requirement: 'AHP-CAP-001', step: 1 },
+        { requirement: 'AHP-CAP-001', step: 2 },
+      ],
+    });
+    const newDefect = [decision(0, []), decision(1, [{ type: 'allow' }])];
+    expect(judgeProbe(dup, dup.steps, newDefect, 'http')).toMatchObject({
+      status: 'fail',
+      findings: [{ requirement: 'AHP-CORE-004', step: 2 }, { step: 2 }],
+    });
+  });
+
   it('compares decisions by effect types and deny codes', () => {
     expect(decisionSignature([])).toBe('[]');
     expect(decisionSignature([DENY])).toBe('deny(org.example.block)');
@@ -86,10 +136,11 @@ describe('probe verdicts', () => {
   const errorMust: Probe = {
     requirement: 'AHP-VER-001',
     name: 'e',
+    basis: BASIS.jsonRpc,
     steps: [step.baseline(ALLOW), step.variant(ALLOW, 'error'), step.variant(ALLOW)],
     what: 'a bad version',
   };
-  const errorShould: Probe = { ...errorMust, level: 'SHOULD', errorCode: -32001 };
+  const errorShould: Probe = { ...errorMust, basis: BASIS.unknownMethodCode, errorCode: -32001 };
 
   it('defined errors: the MUST case wants an error and a working backend after it; the SHOULD case only the code', () => {
     const good = [decision(0, []), rpcError(1, -32001), decision(2, [])];
@@ -102,7 +153,7 @@ describe('probe verdicts', () => {
     expect(judgeProbe(errorMust, errorMust.steps, generic, 'http').status).toBe('pass');
     expect(judgeProbe(errorShould, errorShould.steps, generic, 'http')).toMatchObject({
       status: 'fail',
-      findings: [{ message: 'a bad version got error code -32603; the recommended code is -32001' }],
+      findings: [{ message: 'a bad version got error code -32603; the code due is -32001' }],
     });
     const broke = [decision(0, []), rpcError(1, -32001), failed(2, 'http.connection-refused')];
     expect(judgeProbe(errorMust, errorMust.steps, broke, 'http').status).toBe('fail');
@@ -112,6 +163,7 @@ describe('probe verdicts', () => {
     const probe: Probe = {
       requirement: 'AHP-RPC-002',
       name: 'n',
+      basis: BASIS.jsonRpc,
       steps: [step.baseline(ALLOW), step.subject({ send: 'observe' }, 'silence'), step.variant(ALLOW)],
     };
     const quiet = [decision(0, []), notified(1, 'notify', { ok: true }), decision(2, [])];
@@ -131,6 +183,7 @@ describe('probe verdicts', () => {
     const probe: Probe = {
       requirement: 'AHP-RPC-002',
       name: 'l',
+      basis: BASIS.jsonRpc,
       steps: [step.subject(ALLOW), step.subject(ALLOW)],
       sameProcess: true,
     };
@@ -150,6 +203,7 @@ describe('probe verdicts', () => {
     const probe: Probe = {
       requirement: 'AHP-DEC-001',
       name: 'd',
+      basis: BASIS.jsonRpc,
       needsDenyInput: true,
       requireDeny: true,
       steps: [step.subject(ALLOW), step.denySubject()],
@@ -169,6 +223,7 @@ describe('early stop', () => {
     const probe: Probe = {
       requirement: 'AHP-RPC-002',
       name: 's',
+      basis: BASIS.jsonRpc,
       steps: [step.baseline(ALLOW), step.subject(ALLOW), step.subject(ALLOW), step.subject(ALLOW)],
     };
     expect(sessionMayStop(probe, probe.steps, [failed(0, 'stdio.framing.not-json')])).toBe(true);
@@ -185,12 +240,12 @@ describe('early stop', () => {
   it('judges the steps a stopped session sent', () => {
     const steps = [step.subject(ALLOW), step.subject(ALLOW), step.subject(ALLOW)];
     const sent = [failed(0, 'stdio.framing.not-json'), failed(1, 'stdio.framing.not-json')];
-    const stdio: Probe = { requirement: 'AHP-STDIO-001', name: 's', steps };
+    const stdio: Probe = { requirement: 'AHP-STDIO-001', name: 's', basis: BASIS.stdioFraming, steps };
     expect(judgeProbe(stdio, steps, sent, 'stdio-persistent')).toMatchObject({
       status: 'fail',
       findings: [{ step: 1 }, { step: 2 }],
     });
-    const rpc: Probe = { requirement: 'AHP-RPC-001', name: 's', steps };
+    const rpc: Probe = { requirement: 'AHP-RPC-001', name: 's', basis: BASIS.jsonRpc, steps };
     expect(judgeProbe(rpc, steps, sent, 'stdio-persistent')).toMatchObject({ status: 'untested' });
   });
 });
@@ -199,6 +254,7 @@ describe('credential echo', () => {
   const probe: Probe = {
     requirement: 'AHP-HTTP-001',
     name: 't',
+    basis: BASIS.jsonRpc,
     noSecretEcho: true,
     steps: [step.subject(ALLOW)],
   };
@@ -208,6 +264,7 @@ describe('credential echo', () => {
     expect(judgeProbe(probe, probe.steps, clean, 'http', ['s3cret-token'])).toEqual({
       status: 'pass',
       findings: [],
+      others: [],
     });
     const leaked = [decision(0, [{ ...DENY, reason: 'denied for Bearer s3cret-token' }])];
     expect(judgeProbe(probe, probe.steps, leaked, 'http', ['s3cret-token'])).toMatchObject({

@@ -1,18 +1,20 @@
 /**
  * The verdict of one backend case, derived from its probe (data) and what the session observed.
- * See `probe.ts` for how step roles attribute a finding to a requirement.
+ * See `probe.ts` for how step roles attribute a finding to a requirement. Each case judges its own
+ * exchange: a defect of another requirement leaves it `untested` only when that defect kept the
+ * case from seeing what it reads.
  */
-import type { Effect, JsonRpcErrorObject } from '../../protocol/wire-types.js';
+import type { Effect } from '../../protocol/wire-types.js';
 import { decisionFindings, errorFindings, silenceFindings, type Finding } from './judge.js';
 import type { Probe, ProbeStep } from './probe.js';
 import type { Observation } from './session.js';
 import type { BackendBinding } from './target.js';
 
-/** A case's verdict: pass, fail with its own findings, or untested with the reason. */
+/** A case's verdict: pass, fail with its own findings, or untested with the reason; `others` are reported beside it. */
 export type Verdict =
-  | { status: 'pass'; findings: [] }
+  | { status: 'pass'; findings: []; others: Finding[] }
   | { status: 'fail'; findings: Finding[]; others: Finding[] }
-  | { status: 'untested'; reason: string; findings: Finding[] };
+  | { status: 'untested'; reason: string; findings: Finding[]; others: Finding[] };
 
 /** A decision reduced to what must repeat: effect types, and the code of a deny. */
 export function decisionSignature(effects: readonly Effect[]): string {
@@ -33,7 +35,8 @@ function blocked(findings: readonly Finding[]): string {
 interface StepOutcome {
   findings: Finding[];
   effects?: Effect[];
-  error?: JsonRpcErrorObject;
+  signature?: string;
+  error?: { code: number };
 }
 
 function judgeStep(probe: Probe, s: ProbeStep, obs: Observation): StepOutcome {
@@ -43,23 +46,49 @@ function judgeStep(probe: Probe, s: ProbeStep, obs: Observation): StepOutcome {
 }
 
 /**
+ * Whether a finding of another requirement keeps a case from judging: no reply at all always
+ * does; a reply that is not a valid response to the request, or not a decision, does for a case
+ * that reads decisions.
+ */
+export function blocks(f: Finding, reads: 'reply' | 'decision'): boolean {
+  if (f.requirement === undefined || f.stage === 'transport') return true;
+  return reads === 'decision' && f.stage !== 'content';
+}
+
+/**
  * Whether a session may stop after its latest observation: a failed baseline leaves nothing to
- * judge, and two failed steps in a row show the backend cannot be exercised further (each failure
- * makes the transport replace the process, and the rest would only repeat it).
+ * judge, and two steps in a row that got no usable reply show the backend cannot be exercised
+ * further (each failure makes the transport replace the process, and the rest would only repeat it).
  */
 export function sessionMayStop(
   probe: Probe,
   steps: readonly ProbeStep[],
   observations: readonly Observation[],
 ): boolean {
-  const failedAt = (i: number): boolean => {
+  const unusable = (i: number): boolean => {
     const s = steps[i];
     const obs = observations[i];
-    return s !== undefined && obs !== undefined && judgeStep(probe, s, obs).findings.length > 0;
+    return (
+      s !== undefined &&
+      obs !== undefined &&
+      judgeStep(probe, s, obs).findings.some((f) => blocks(f, 'decision'))
+    );
   };
   const last = observations.length - 1;
-  if (!failedAt(last)) return false;
-  return steps[last]?.role === 'baseline' || failedAt(last - 1);
+  if (!unusable(last)) return false;
+  return steps[last]?.role === 'baseline' || unusable(last - 1);
+}
+
+/** True when the step sends the allow input as a plain, valid request. */
+function plainAllow(s: ProbeStep, steps: readonly ProbeStep[]): boolean {
+  const f = s.frame.send === 'repeat' ? steps[s.frame.of]?.frame : s.frame;
+  return (
+    f !== undefined &&
+    f.send === 'intercept' &&
+    f.input === 'allow' &&
+    f.protocolVersion === undefined &&
+    f.eventType === undefined
+  );
 }
 
 /** Derives the verdict; `steps` are the ones to send (see `stepsFor`), of which a stopped session sent a prefix. */
@@ -70,27 +99,44 @@ export function judgeProbe(
   binding: BackendBinding,
   secrets: readonly string[] = [],
 ): Verdict {
+  const reads = probe.reads ?? 'reply';
   const mine: Finding[] = [];
+  const blockers: Finding[] = [];
   const others: Finding[] = [];
+  const signatureAt = new Map<number, string>();
   const effectsAt = new Map<number, Effect[]>();
-  const errorAt = new Map<number, JsonRpcErrorObject>();
+  const errorAt = new Map<number, { code: number }>();
+  // Content defects a baseline already showed: a variant repeating them is not the variant's doing.
+  const baselineShowed = new Set<string>();
   for (const [i, s] of steps.entries()) {
     const obs = observations[i];
     // The session stopped early (see `sessionMayStop`): what was sent already decides.
     if (!obs) break;
     const outcome = judgeStep(probe, s, obs);
+    if (outcome.signature !== undefined) signatureAt.set(i, outcome.signature);
     if (outcome.effects) effectsAt.set(i, outcome.effects);
     if (outcome.error) errorAt.set(i, outcome.error);
     if (s.role === 'baseline') {
-      if (outcome.findings.length > 0) {
-        return { status: 'untested', reason: blocked(outcome.findings), findings: outcome.findings };
+      const stop = outcome.findings.filter((f) => blocks(f, 'decision'));
+      if (stop.length > 0) {
+        return { status: 'untested', reason: blocked(stop), findings: stop, others };
+      }
+      for (const f of outcome.findings) {
+        others.push(f);
+        if (f.requirement !== undefined) baselineShowed.add(f.requirement);
       }
     } else if (s.role === 'subject') {
-      for (const f of outcome.findings) (f.requirement === probe.requirement ? mine : others).push(f);
+      for (const f of outcome.findings) {
+        if (f.requirement === probe.requirement) mine.push(f);
+        else (blocks(f, reads) ? blockers : others).push(f);
+      }
     } else {
       for (const f of outcome.findings) {
-        // A SHOULD probe leaves the MUST behaviour to its MUST twin: it only judges the code.
-        if (f.ambient || f.requirement === undefined || probe.errorCode !== undefined) others.push(f);
+        if (probe.errorCode !== undefined) {
+          // The code twin judges only the code; the error-or-not behaviour is its MUST twin's.
+          (s.expect === 'error' ? blockers : others).push(f);
+        } else if (f.ambient || f.requirement === undefined) blockers.push(f);
+        else if (f.stage === 'content' && baselineShowed.has(f.requirement)) others.push(f);
         else {
           const symptom = f.requirement === probe.requirement ? '' : ` (${f.requirement} symptom)`;
           mine.push({ ...f, requirement: probe.requirement, message: `${f.message}${symptom}` });
@@ -99,13 +145,14 @@ export function judgeProbe(
     }
   }
   for (const [a, b] of probe.sameDecision ?? []) {
-    const first = effectsAt.get(a);
-    const second = effectsAt.get(b);
-    if (first && second && decisionSignature(first) !== decisionSignature(second)) {
+    const first = signatureAt.get(a);
+    const second = signatureAt.get(b);
+    if (first !== undefined && second !== undefined && first !== second) {
       mine.push({
         requirement: probe.requirement,
         step: b + 1,
-        message: `step ${b + 1} was decided ${decisionSignature(second)} but step ${a + 1} was decided ${decisionSignature(first)}`,
+        message: `step ${b + 1} was decided ${second} but step ${a + 1} was decided ${first}`,
+        stage: 'content',
       });
     }
   }
@@ -115,20 +162,24 @@ export function judgeProbe(
         mine.push({
           requirement: probe.requirement,
           step: i + 1,
-          message: `${probe.what ?? 'the request'} got error code ${error.code}; the recommended code is ${probe.errorCode}`,
+          message: `${probe.what ?? 'the request'} got error code ${error.code}; the code due is ${probe.errorCode}`,
+          stage: 'content',
         });
       }
     }
   }
   // A replacement after a failed step is the transport's doing (it retires a process that broke
   // the framing or missed a deadline); only a replacement after clean replies is the backend's.
-  if (probe.sameProcess && binding === 'stdio-persistent' && mine.length === 0 && others.length === 0) {
-    const pids = new Set(observations.flatMap((o) => (o.kind === 'request' ? o.pids : [])));
-    if (pids.size > 1) {
+  if (probe.sameProcess && binding === 'stdio-persistent' && mine.length === 0 && blockers.length === 0) {
+    const replies = observations.filter((o) => o.kind === 'request');
+    const clean = replies.every((o) => o.reply.ok);
+    const pids = new Set(replies.flatMap((o) => o.pids));
+    if (clean && pids.size > 1) {
       mine.push({
         requirement: probe.requirement,
         step: observations.length,
         message: `the persistent backend process was replaced during the run (PIDs ${[...pids].join(', ')})`,
+        stage: 'transport',
       });
     }
   }
@@ -138,6 +189,7 @@ export function judgeProbe(
         status: 'untested',
         reason: 'no --bearer-token-env was given, so there is no credential to watch for',
         findings: [],
+        others,
       };
     }
     for (const obs of observations) {
@@ -149,12 +201,29 @@ export function judgeProbe(
           step: obs.step + 1,
           message:
             'the reply carries the bearer token (shown as [redacted]); credentials belong in the Authorization header only',
+          stage: 'content',
         });
       }
     }
   }
-  if (mine.length > 0) return { status: 'fail', findings: mine, others };
-  if (others.length > 0) return { status: 'untested', reason: blocked(others), findings: others };
+  if (mine.length > 0) return { status: 'fail', findings: mine, others: [...blockers, ...others] };
+  if (blockers.length > 0)
+    return { status: 'untested', reason: blocked(blockers), findings: blockers, others };
+  if (probe.requireAllowed) {
+    const allowSteps = [...signatureAt].filter(([i]) => {
+      const s = steps[i];
+      return s !== undefined && s.expect === 'decision' && plainAllow(s, steps);
+    });
+    if (!allowSteps.some(([, signature]) => signature === '[]')) {
+      const seen = [...new Set(allowSteps.map(([, signature]) => signature))].join(' / ') || 'no decision';
+      return {
+        status: 'untested',
+        reason: `the backend never let the allow input through (it decided ${seen}), so the allow path was not exercised; pass --allow-input with a tool input your policy allows`,
+        findings: [],
+        others,
+      };
+    }
+  }
   if (probe.requireDeny) {
     const denied = [...effectsAt].some(
       ([i, effects]) => steps[i]?.role === 'subject' && effects.some((e) => e.type === 'deny'),
@@ -164,8 +233,9 @@ export function judgeProbe(
         status: 'untested',
         reason: 'the backend did not deny the --deny-input, so the deny path was not exercised',
         findings: [],
+        others,
       };
     }
   }
-  return { status: 'pass', findings: [] };
+  return { status: 'pass', findings: [], others };
 }

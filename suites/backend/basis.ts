@@ -1,0 +1,132 @@
+/**
+ * The normative sentences the backend cases rest on. A case takes its level from its basis,
+ * never from a default: the draft's own wording (document and anchor in the published draft,
+ * `agenthooksprotocol/agent-hooks-protocol`) decides whether a behaviour is a MUST or a SHOULD.
+ * `rule` is our paraphrase of the sentence, for reports; the anchor points at the original.
+ */
+import type { RequirementLevel } from '../../protocol/requirements.js';
+
+/** Where a case's rule is written, how strong it is, and what it says (in our words). */
+export interface Basis {
+  /** The document of the published draft (or the JSON-RPC 2.0 specification). */
+  document: string;
+  /** The anchor or section inside it. */
+  anchor: string;
+  level: RequirementLevel;
+  rule: string;
+}
+
+const VERSIONING = 'spec/draft/base/versioning.md';
+const BASE_INDEX = 'spec/draft/base/index.md';
+
+/** Every basis a backend case cites, by a short name. */
+export const BASIS = {
+  jsonRpc: {
+    document: VERSIONING,
+    anchor: 'AHP-RPC-001',
+    level: 'MUST',
+    rule: 'Protocol messages are UTF-8 JSON-RPC 2.0 (no batches); a response carries the id of its request.',
+  },
+  resultVersion: {
+    document: VERSIONING,
+    anchor: 'AHP-VER-001',
+    level: 'MUST',
+    rule: 'Every successful result carries protocolVersion equal to the snapshot identifier ("draft").',
+  },
+  unsupportedVersion: {
+    document: VERSIONING,
+    anchor: 'AHP-VER-001',
+    level: 'MUST',
+    rule: 'A backend that does not support the supplied protocolVersion returns the AHP error unsupported_protocol_version (-32001).',
+  },
+  stdioFraming: {
+    document: 'spec/draft/base/transports/stdio.md',
+    anchor: 'AHP-STDIO-001',
+    level: 'MUST',
+    rule: 'stdout carries one UTF-8 JSON-RPC object per line and nothing else; diagnostics go to stderr.',
+  },
+  stdioPerEvent: {
+    document: 'spec/draft/base/transports/stdio.md',
+    anchor: 'AHP-STDIO-001',
+    level: 'MUST',
+    rule: 'A per_event backend reads one message, writes at most one response line and exits; a non-zero exit or a missing response is a failure.',
+  },
+  httpExchange: {
+    document: 'spec/draft/base/transports/http.md',
+    anchor: 'AHP-HTTP-001',
+    level: 'MUST',
+    rule: 'One JSON-RPC object per POST; a request is answered with 200 and one JSON response object with a JSON media type.',
+  },
+  httpNotification: {
+    document: 'spec/draft/base/transports/http.md',
+    anchor: 'AHP-HTTP-001',
+    level: 'MUST',
+    rule: 'An accepted hooks/observe notification is answered 202 or 204 with no body.',
+  },
+  noCredentialEcho: {
+    document: 'spec/draft/base/transports/http.md',
+    anchor: 'AHP-HTTP-001',
+    level: 'MUST',
+    rule: 'The bearer credential travels in the Authorization header only; it never appears in payloads, denial reasons or error data (errors.md: error data MUST NOT contain secrets).',
+  },
+  notificationSilence: {
+    document: VERSIONING,
+    anchor: 'AHP-RPC-002',
+    level: 'MUST',
+    rule: 'Observation is a hooks/observe notification; base/index.md (Base Protocol profile): notifications never receive a response, not even an error.',
+  },
+  requestAnswered: {
+    document: VERSIONING,
+    anchor: 'AHP-RPC-002',
+    level: 'MUST',
+    rule: 'A decision is asked for with a hooks/intercept request, which gets its response (JSON-RPC 2.0 §4: a request is always answered), within the deadline the registration would set.',
+  },
+  advertisedOnly: {
+    document: 'spec/draft/base/capabilities.md',
+    anchor: 'AHP-CAP-001',
+    level: 'MUST',
+    rule: 'A backend returns only effects the request advertised.',
+  },
+  effectList: {
+    document: 'spec/draft/server/tool-interception.md',
+    anchor: 'AHP-DEC-001',
+    level: 'MUST',
+    rule: 'With only deny advertised, a successful result holds an empty effects array or exactly one valid deny (non-empty reason).',
+  },
+  duplicates: {
+    document: 'spec/draft/base/failure.md',
+    anchor: 'AHP-CORE-004',
+    level: 'MUST',
+    rule: 'A retry repeats every identity and the content; the backend tolerates the duplicate delivery (an equivalent result).',
+  },
+  unknownFields: {
+    document: VERSIONING,
+    anchor: 'AHP-CORE-003',
+    level: 'MUST',
+    rule: 'Receivers ignore unknown fields in otherwise valid objects (only objects the draft schemas leave open: tool and call are closed).',
+  },
+  unknownEvent: {
+    document: VERSIONING,
+    anchor: 'AHP-CORE-003',
+    level: 'MUST',
+    rule: 'Unknown event types are unsupported protocol semantics, never ignorable fields; base/index.md (Base Protocol profile): a backend returns the defined JSON-RPC error for a request whose event it cannot process.',
+  },
+  unknownEventCode: {
+    document: BASE_INDEX,
+    anchor: 'Base Protocol profile',
+    level: 'MUST',
+    rule: 'A backend returns the defined JSON-RPC error for a request whose event it cannot process; errors.md defines unsupported_event (-32002) for exactly that.',
+  },
+  unknownMethod: {
+    document: BASE_INDEX,
+    anchor: 'Base Protocol profile',
+    level: 'MUST',
+    rule: 'A backend returns a JSON-RPC error for a request whose method it cannot process; only hooks/intercept carries a decision (versioning.md AHP-RPC-002).',
+  },
+  unknownMethodCode: {
+    document: 'JSON-RPC 2.0 specification',
+    anchor: '5.1 Error object',
+    level: 'SHOULD',
+    rule: 'AHP reserves no code for an unknown method (errors.md) and backends use standard JSON-RPC errors; JSON-RPC 2.0 pre-defines -32601 Method not found for it, a recommendation rather than an AHP MUST.',
+  },
+} as const satisfies Record<string, Basis>;
