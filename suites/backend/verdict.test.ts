@@ -219,7 +219,7 @@ describe('probe verdicts', () => {
 });
 
 describe('early stop', () => {
-  it('stops after a failed baseline or two failed steps in a row, never after a clean one', () => {
+  it('stops after a baseline without a decision or two steps in a row without a reply, never after a reply', () => {
     const probe: Probe = {
       requirement: 'AHP-RPC-002',
       name: 's',
@@ -235,6 +235,11 @@ describe('early stop', () => {
     expect(
       sessionMayStop(probe, probe.steps, [decision(0, []), failed(1, 'deadline'), failed(2, 'deadline')]),
     ).toBe(true);
+    // Wrong answers are still exchanges: the run goes on, so a liveness case sees every request.
+    expect(
+      sessionMayStop(probe, probe.steps, [decision(0, []), rpcError(1, -32602), rpcError(2, -32602)]),
+    ).toBe(false);
+    expect(sessionMayStop(probe, probe.steps, [rpcError(0, -32602)])).toBe(true);
   });
 
   it('judges the steps a stopped session sent', () => {

@@ -56,27 +56,25 @@ export function blocks(f: Finding, reads: 'reply' | 'decision'): boolean {
 }
 
 /**
- * Whether a session may stop after its latest observation: a failed baseline leaves nothing to
- * judge, and two steps in a row that got no usable reply show the backend cannot be exercised
- * further (each failure makes the transport replace the process, and the rest would only repeat it).
+ * Whether a session may stop after its latest observation: a baseline without a usable decision
+ * leaves nothing to judge, and two steps in a row that got no reply at all show the backend cannot
+ * be exercised further (each failure makes the transport replace the process, and the rest would
+ * only repeat it). A reply that is wrong is still an exchange: the session goes on.
  */
 export function sessionMayStop(
   probe: Probe,
   steps: readonly ProbeStep[],
   observations: readonly Observation[],
 ): boolean {
-  const unusable = (i: number): boolean => {
+  const findingsAt = (i: number): Finding[] => {
     const s = steps[i];
     const obs = observations[i];
-    return (
-      s !== undefined &&
-      obs !== undefined &&
-      judgeStep(probe, s, obs).findings.some((f) => blocks(f, 'decision'))
-    );
+    return s === undefined || obs === undefined ? [] : judgeStep(probe, s, obs).findings;
   };
+  const noReply = (i: number) => findingsAt(i).some((f) => blocks(f, 'reply'));
   const last = observations.length - 1;
-  if (!unusable(last)) return false;
-  return steps[last]?.role === 'baseline' || unusable(last - 1);
+  if (steps[last]?.role === 'baseline' && findingsAt(last).some((f) => blocks(f, 'decision'))) return true;
+  return noReply(last) && noReply(last - 1);
 }
 
 /** True when the step sends the allow input as a plain, valid request. */
@@ -236,6 +234,15 @@ export function judgeProbe(
         others,
       };
     }
+  }
+  if (observations.length < steps.length) {
+    // Defensive: a stopped session always leaves a finding behind, so this is not expected.
+    return {
+      status: 'untested',
+      reason: `the session stopped after step ${observations.length} of ${steps.length}`,
+      findings: [],
+      others,
+    };
   }
   return { status: 'pass', findings: [], others };
 }
