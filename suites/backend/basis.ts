@@ -124,9 +124,9 @@ export const BASIS = {
     rule: 'A backend returns a JSON-RPC error for a request whose method it cannot process; only hooks/intercept carries a decision (versioning.md AHP-RPC-002).',
   },
   unknownMethodCode: {
-    document: 'JSON-RPC 2.0 specification',
-    anchor: '5.1 Error object',
-    level: 'SHOULD',
-    rule: 'AHP reserves no code for an unknown method (errors.md) and backends use standard JSON-RPC errors; JSON-RPC 2.0 pre-defines -32601 Method not found for it, a recommendation rather than an AHP MUST.',
+    document: BASE_INDEX,
+    anchor: 'Base Protocol profile',
+    level: 'MUST',
+    rule: 'A backend returns the defined JSON-RPC error for a request whose method it cannot process; errors.md: backends use standard JSON-RPC error responses, and JSON-RPC 2.0 defines -32601 Method not found for exactly that.',
   },
 } as const satisfies Record<string, Basis>;

@@ -92,12 +92,12 @@ export const BROKEN_HTTP_RUNS: readonly SelfTestCase[] = [
   { example: 'broken/inconsistent-duplicate', binding: 'http', failed: ['AHP-CORE-004'] },
   { example: 'broken/unknown-event-accepted', binding: 'http', failed: ['AHP-CORE-003'] },
   { example: 'broken/unknown-method-accepted', binding: 'http', failed: ['AHP-RPC-002'] },
-  // -32001 and -32002 are the draft's MUSTs; -32601 for a method is JSON-RPC 2.0's SHOULD.
+  // The draft's Base Protocol profile makes each defined code a MUST: -32001 (version), -32002
+  // (event) and JSON-RPC 2.0's -32601 (method).
   {
     example: 'broken/generic-error-codes',
     binding: 'http',
-    failed: ['AHP-CORE-003', 'AHP-VER-001'],
-    warnings: ['AHP-RPC-002'],
+    failed: ['AHP-CORE-003', 'AHP-RPC-002', 'AHP-VER-001'],
   },
   { example: 'broken/http-wrong-content-type', binding: 'http', failed: ['AHP-HTTP-001'] },
   { example: 'broken/http-notification-body', binding: 'http', failed: ['AHP-HTTP-001'] },

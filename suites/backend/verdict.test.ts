@@ -140,7 +140,12 @@ describe('probe verdicts', () => {
     steps: [step.baseline(ALLOW), step.variant(ALLOW, 'error'), step.variant(ALLOW)],
     what: 'a bad version',
   };
-  const errorShould: Probe = { ...errorMust, basis: BASIS.unknownMethodCode, errorCode: -32001 };
+  // A code case at SHOULD (no backend basis is one today; the mechanism stays for one that is).
+  const errorShould: Probe = {
+    ...errorMust,
+    basis: { ...BASIS.unknownMethodCode, level: 'SHOULD' },
+    errorCode: -32001,
+  };
 
   it('defined errors: the MUST case wants an error and a working backend after it; the SHOULD case only the code', () => {
     const good = [decision(0, []), rpcError(1, -32001), decision(2, [])];
