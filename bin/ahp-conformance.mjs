@@ -6,6 +6,9 @@
 import { fileURLToPath } from 'node:url';
 import { bundleIsFresh } from './bundle-freshness.mjs';
 
+// Read before loading anything: a mock-backend ends once this parent is gone.
+const parentPid = process.ppid;
+
 let main;
 if (bundleIsFresh(fileURLToPath(new URL('..', import.meta.url)), 'cli.mjs')) {
   ({ main } = await import('../dist/cli.mjs'));
@@ -14,4 +17,4 @@ if (bundleIsFresh(fileURLToPath(new URL('..', import.meta.url)), 'cli.mjs')) {
   register();
   ({ main } = await import('../cli/main.ts'));
 }
-await main();
+await main({ parentPid });

@@ -10,6 +10,8 @@ export interface CliIo {
   stderr: Writable;
   /** Aborted on SIGINT/SIGTERM of the CLI process. */
   signal: AbortSignal;
+  /** The parent process id when this process started (a mock ends once that parent is gone). */
+  parentPid?: number;
   /** Process-level powers for a command that acts as a process of its own (the stdio mock); absent: the real process. */
   processControl?: ProcessControl;
 }
@@ -21,6 +23,8 @@ export interface ProcessControl {
   killSelf(signal: NodeJS.Signals): void;
   /** Replaces the default SIGTERM action with `handler`. */
   trapSigterm(handler: () => void): void;
+  /** Keeps the process up while it serves and calls `whenOrphaned` once its parent is gone. */
+  stayAlive?(whenOrphaned: () => void): void;
 }
 
 /** Exit codes of DESIGN.md. */

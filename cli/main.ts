@@ -1,7 +1,10 @@
 import { run } from './run.js';
 
-/** The only place that reads the real process: argv, env, signals and the exit code. */
-export async function main(): Promise<void> {
+/**
+ * The only place that reads the real process: argv, env, signals and the exit code. `parentPid`:
+ * the parent as the bin saw it at its first line, before seconds of module loading could pass.
+ */
+export async function main(start: { parentPid?: number } = {}): Promise<void> {
   const controller = new AbortController();
   const onSignal = (): void => controller.abort(new Error('interrupted by a signal'));
   // `on`, not `once`: with no listener left, a second signal would kill the process before the
@@ -16,6 +19,7 @@ export async function main(): Promise<void> {
     stdout: process.stdout,
     stderr: process.stderr,
     signal: controller.signal,
+    parentPid: start.parentPid ?? process.ppid,
   });
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);

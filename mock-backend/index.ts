@@ -54,6 +54,7 @@ export { CONTROL_URL_ENV } from './shells/stdio-args.js';
 // For process entry points (the CLI's `mock-backend --stdio`): the stdio shell and its wiring.
 export { startStdioMock, type StdioMockSource, type StdioMockStart } from './shells/stdio-mock.js';
 export { processStdioHost } from './shells/process-host.js';
+export { isPipe, watchParent } from './shells/owner-watch.js';
 export {
   EXIT_NO_SCENARIO,
   runStdioMock,

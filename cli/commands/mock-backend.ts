@@ -139,7 +139,7 @@ async function runHttp(
   options: Extract<MockBackendOptions, { transport: 'http' }>,
   io: CliIo,
 ): Promise<number> {
-  const { loadScenario, startHttpMock } = await loadMockBackend();
+  const { isPipe, loadScenario, startHttpMock, watchParent } = await loadMockBackend();
   const loaded = await loadScenario(options.scenario, (p) => readText(io, p));
   if (!loaded.ok) throw new UsageError(loaded.error.message);
   let mock;
@@ -156,10 +156,19 @@ async function runHttp(
     );
   }
   writeLine(io.stdout, JSON.stringify({ event: 'listening', url: mock.url, controlUrl: mock.controlUrl }));
+  let stopWatch = (): void => undefined;
   await new Promise<void>((done) => {
-    if (io.signal.aborted) done();
-    else io.signal.addEventListener('abort', () => done(), { once: true });
+    if (io.signal.aborted) return done();
+    io.signal.addEventListener('abort', () => done(), { once: true });
+    // Serve until the starter is gone too: its pipe to our stdin closed, or it exited.
+    if (io.stdin === process.stdin && isPipe(0)) {
+      io.stdin.on('end', () => done()).on('error', () => done());
+      io.stdin.resume();
+    }
+    if (!io.processControl) stopWatch = watchParent(process, done, io.parentPid);
+    else io.processControl.stayAlive?.(done);
   });
+  stopWatch();
   await mock.close();
   return EXIT.ok;
 }
@@ -171,7 +180,7 @@ async function runStdio(
   const { processStdioHost, startStdioMock } = await loadMockBackend();
   let ended!: (code: number) => void;
   const exitCode = new Promise<number>((r) => (ended = r));
-  const control = io.processControl ?? realProcessControl(processStdioHost(process));
+  const control = io.processControl ?? realProcessControl(processStdioHost(process, io.parentPid));
   const host: StdioHost = {
     stdin: io.stdin,
     stdout: io.stdout,
@@ -186,6 +195,7 @@ async function runStdio(
       control.killSelf(signal);
     },
     trapSigterm: (handler) => control.trapSigterm(handler),
+    ...(control.stayAlive ? { stayAlive: control.stayAlive } : {}),
   };
   // Ctrl-C ends the mock as the signal would have; SIGTERM is the scenario's (see trapSigterm).
   const onAbort = (): void => host.killSelf('SIGINT');
@@ -215,6 +225,7 @@ function realProcessControl(host: StdioHost): NonNullable<CliIo['processControl'
     exit: host.exit,
     killSelf: (s) => host.killSelf(s as KillSignal),
     trapSigterm: host.trapSigterm,
+    ...(host.stayAlive ? { stayAlive: host.stayAlive } : {}),
   };
 }
 

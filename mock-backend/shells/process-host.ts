@@ -4,13 +4,14 @@
  */
 import { constants } from 'node:os';
 import type { KillSignal } from '../model.js';
+import { watchParent } from './owner-watch.js';
 import type { StdioHost } from './stdio-shell.js';
 
 /** Grace after a self-signal before falling back to an exit with 128 + the signal number. */
 export const SELF_SIGNAL_FALLBACK_MS = 1_000;
 
-/** A StdioHost over `proc` (normally `process`). */
-export function processStdioHost(proc: NodeJS.Process): StdioHost {
+/** A StdioHost over `proc` (normally `process`); `parentPid`: its parent when it started (see watchParent). */
+export function processStdioHost(proc: NodeJS.Process, parentPid = proc.ppid): StdioHost {
   return {
     stdin: proc.stdin,
     stdout: proc.stdout,
@@ -27,6 +28,9 @@ export function processStdioHost(proc: NodeJS.Process): StdioHost {
     trapSigterm(handler) {
       proc.removeAllListeners('SIGTERM');
       proc.on('SIGTERM', handler);
+    },
+    stayAlive(whenOrphaned) {
+      watchParent(proc, whenOrphaned, parentPid);
     },
   };
 }

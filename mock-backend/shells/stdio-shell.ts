@@ -21,6 +21,11 @@ export interface StdioHost {
   killSelf(signal: KillSignal): void;
   /** Replaces the default SIGTERM action with `handler`. */
   trapSigterm(handler: () => void): void;
+  /**
+   * Keeps the process running while the mock runs (a hanging exchange has nothing else pending)
+   * and calls `whenOrphaned` once the process that started it is gone. Absent: in-process hosts.
+   */
+  stayAlive?(whenOrphaned: () => void): void;
 }
 
 /** How a process ended, as reported to the control server. */
@@ -57,7 +62,7 @@ export const EXIT_NO_SCENARIO = 2;
 
 /**
  * Runs a stdio mock until the process ends: at stdin EOF once every exchange is done (a hang
- * keeps it alive), or by a scripted exit or signal. Resolves once the shell has wired itself up.
+ * keeps it alive until SIGTERM or until its parent is gone), or by a scripted exit or signal. Resolves once the shell has wired itself up.
  */
 export async function runStdioMock(
   host: StdioHost,
@@ -113,6 +118,8 @@ class StdioShell {
     this.chain = started.then(
       async (begun) => {
         this.trapSigterm(begun.settings);
+        // Nobody is left to kill an orphan: it ends as it would on SIGTERM.
+        this.host.stayAlive?.(() => void this.finish({ code: 0, signal: null }));
         await runActions(begun.actions, {
           clock: this.clock,
           arrival: at.monotonic,
@@ -218,7 +225,8 @@ class StdioShell {
   private trapSigterm(settings: ProcessSettings): void {
     this.host.trapSigterm(() => {
       if (settings.ignoreSigterm) this.log('mock-backend: ignoring SIGTERM (scenario setting)');
-      else void this.finish({ code: null, signal: 'SIGTERM' });
+      // A clean end, as a backend asked to stop gives: exit 0 (a hanging exchange included).
+      else void this.finish({ code: 0, signal: null });
     });
   }
 

@@ -42,8 +42,8 @@ describe('caseScenario', () => {
       { path: 'call.id', equals: 'c2' },
       { path: 'call.id', equals: 'c3' },
     ]);
-    // A per_event hang is held behind a delay so the process stays up until the harness kills it.
-    expect(s.rules[0]?.behaviour).toMatchObject({ kind: 'delay', then: { kind: 'hang' } });
+    // A per_event hang is a plain hang: the mock process stays up until the harness kills it.
+    expect(s.rules[0]?.behaviour).toEqual({ kind: 'hang' });
     expect(s.rules[1]?.behaviour).toEqual({ kind: 'delay', ms: 700, then: { kind: 'respond' } });
     expect(s.rules[2]?.behaviour).toEqual({ kind: 'raw', chunks: [{ text: 'id=e3' }] });
   });

@@ -33,23 +33,6 @@ export interface ScenarioInputs {
   token: string;
 }
 
-/**
- * A per_event mock whose stdin has ended and that only "hangs" holds no timer or socket, so Node
- * exits 0 at once and the harness sees a missing reply instead of a hang. Holding the hang behind
- * a delay that outlives the deadline keeps the process alive until the harness kills it.
- */
-export function keepPerEventHangAlive(
-  behaviour: Behaviour,
-  testCase: HarnessCase,
-  timeoutMs: number,
-): Behaviour {
-  if (testCase.transport !== 'stdio-per_event' || behaviour.kind !== 'hang') return behaviour;
-  return { kind: 'delay', ms: timeoutMs * 4 + PER_EVENT_HANG_EXTRA_MS, then: behaviour };
-}
-
-/** How much longer than the deadline a per_event "hang" is held (the harness kills it before). */
-const PER_EVENT_HANG_EXTRA_MS = 10_000;
-
 function stepRule(
   testCase: HarnessCase,
   step: CaseStep,
@@ -58,10 +41,9 @@ function stepRule(
   inputs: ScenarioInputs,
 ): Rule {
   const filled = withEventId(step.behaviour, inputs.eventIds[index] as string);
-  const own = keepPerEventHangAlive(filled, testCase, inputs.timeoutMs);
   const behaviour = step.late
-    ? { kind: 'delay' as const, ms: inputs.timeoutMs + inputs.lateByMs, then: own }
-    : own;
+    ? { kind: 'delay' as const, ms: inputs.timeoutMs + inputs.lateByMs, then: filled }
+    : filled;
   return {
     name: `step ${index + 1}`,
     match: { method: 'hooks/intercept', fields: [{ path: 'call.id', equals: callId }] },
