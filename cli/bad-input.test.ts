@@ -77,11 +77,11 @@ const CASES: Record<string, BadInput> = {
   },
   'protocol revision 0.1': {
     argv: ['harness', '--protocol-version', '0.1'],
-    says: /--protocol-version "0.1" is not supported yet .* use "draft"/,
+    says: /--protocol-version must be "draft" \(the only revision this suite tests\), not "0.1"/,
   },
   'an unknown protocol revision': {
     argv: ['harness', '--protocol-version', '2'],
-    says: /--protocol-version must be "draft" or "0.1", not "2"/,
+    says: /--protocol-version must be "draft" \(the only revision this suite tests\), not "2"/,
   },
   'an unknown requirement ID': {
     argv: ['harness', '--only', 'AHP-NOPE-001'],

@@ -18,6 +18,7 @@ import {
   type BackendEndpoint,
   type BackendTarget,
 } from '../../suites/backend/target.js';
+import { nextSteps } from '../console/next-steps.js';
 import { createConsoleProgress } from '../console/progress.js';
 import { renderConsoleSummary } from '../console/summary.js';
 import { EXIT, TargetError, UsageError, writeLine, type CliIo } from '../io.js';
@@ -238,7 +239,8 @@ export const backendCommand: Command = {
       startupWatchMs: margins.spawnMs,
     });
     if (!pre.ok) throw new TargetError(pre.message);
-    const consoleOn = options.reporters.includes('console');
+    // A file report never silences the console: only --quiet does.
+    const consoleOn = !options.quiet;
     const progress = consoleOn
       ? createConsoleProgress(io.stdout, `backend self-certification over ${bindingOf(target.endpoint)}`)
       : undefined;
@@ -268,8 +270,11 @@ export const backendCommand: Command = {
       json: (r) => renderJsonReport(r, secrets),
       markdown: renderMarkdown,
     });
-    if (consoleOn) writeLine(io.stdout, renderConsoleSummary(safe, { strict: options.strict, files }));
-    else for (const file of files) writeLine(io.stdout, `Report: ${file}`);
+    if (consoleOn) {
+      writeLine(io.stdout, renderConsoleSummary(safe, { strict: options.strict, files }));
+      const next = nextSteps(safe, { command: 'backend', args, files, failed: exitCode !== 0 });
+      if (next.length > 0) writeLine(io.stdout, next.join('\n'));
+    } else for (const file of files) writeLine(io.stdout, `Report: ${file}`);
     return exitCode === 0 ? EXIT.ok : EXIT.conformanceFailure;
   },
 };

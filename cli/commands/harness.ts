@@ -18,6 +18,7 @@ import { redactJson } from '../../suites/backend/redact.js';
 import { SUITE_VERSION } from '../../suites/harness/kit/fixture.js';
 import type { HarnessTarget } from '../../suites/harness/kit/provided.js';
 import { ensureBundles } from '../bundles.js';
+import { nextSteps } from '../console/next-steps.js';
 import { createConsoleProgress } from '../console/progress.js';
 import { renderConsoleSummary } from '../console/summary.js';
 import { EXIT, TargetError, writeLine, type CliIo } from '../io.js';
@@ -167,17 +168,15 @@ async function runHarness(args: readonly string[], io: CliIo): Promise<number> {
     { cwd: io.cwd },
   );
   const command = trailing ?? referenceDriverCommand();
-  const console = options.reporters.includes('console');
+  // A file report never silences the console: only --quiet does.
+  const console = !options.quiet;
+  const say = (text: string): void => (console ? writeLine(io.stdout, text) : undefined);
   await ensureBundles();
   const label = redactCommand(command).join(' ');
-  writeLine(
-    io.stdout,
-    `ahp-conformance harness: target ${trailing ? label : 'the bundled reference harness'}`,
-  );
-  writeLine(io.stdout, `Seed ${options.seed} (replay with --seed ${options.seed}).`);
+  say(`ahp-conformance harness: target ${trailing ? label : 'the bundled reference harness'}`);
+  say(`Seed ${options.seed} (replay with --seed ${options.seed}).`);
   const info = await preflightDriver(command, io, options);
-  writeLine(
-    io.stdout,
+  say(
     `Driver: ${info.implementation.name} ${info.implementation.version}; bindings ${info.bindings.join(', ') || 'none'}.`,
   );
   const token = randomBytes(18).toString('base64url');
@@ -192,8 +191,11 @@ async function runHarness(args: readonly string[], io: CliIo): Promise<number> {
   // Should the suite's bearer token ever reach evidence, every reporter gets it redacted, not only JSON.
   const safe = redactJson(outcome.report as unknown as JsonValue, [token]) as unknown as Report;
   const files = await writeReports(safe, options, renderers([token]));
-  if (console) writeLine(io.stdout, renderConsoleSummary(safe, { strict: options.strict, files }));
-  else for (const file of files) writeLine(io.stdout, `Report: ${file}`);
+  if (console) {
+    writeLine(io.stdout, renderConsoleSummary(safe, { strict: options.strict, files }));
+    const next = nextSteps(safe, { command: 'harness', args, files, failed: outcome.exitCode !== 0 });
+    if (next.length > 0) writeLine(io.stdout, next.join('\n'));
+  } else for (const file of files) writeLine(io.stdout, `Report: ${file}`);
   return outcome.exitCode === 0 ? EXIT.ok : EXIT.conformanceFailure;
 }
 

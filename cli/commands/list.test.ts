@@ -25,6 +25,12 @@ describe('list command', () => {
     expect(r.out).toMatch(/No case yet for: AHP-CORE-001, /);
   });
 
+  it('names requirements without a case only when nothing was left out by --only/--skip', async () => {
+    const r = await runList(['--only', 'AHP-FAIL-002']);
+    expect(r.out).toContain('1 case(s) over 2 requirement(s).');
+    expect(r.out).not.toContain('No case yet');
+  });
+
   it('prints JSON with --json, and previews a selection', async () => {
     const r = await runList([
       '--json',

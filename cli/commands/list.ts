@@ -30,7 +30,8 @@ function table(rows: string[][]): string[] {
   );
 }
 
-function human(cases: CollectedCase[]): string {
+/** `narrowed`: --only/--skip left cases out, so a requirement without a listed case may still have one. */
+function human(cases: CollectedCase[], narrowed: boolean): string {
   const lines: string[] = [];
   for (const role of ['harness', 'backend', 'other'] as const) {
     const mine = cases.filter((c) => c.role === role);
@@ -45,7 +46,7 @@ function human(cases: CollectedCase[]): string {
   const covered = new Set(cases.flatMap((c) => c.requirements));
   const uncovered = REQUIREMENTS.filter((r) => !covered.has(r.id)).map((r) => r.id);
   lines.push(`${cases.length} case(s) over ${covered.size} requirement(s).`);
-  if (uncovered.length > 0) lines.push(`No case yet for: ${uncovered.join(', ')}.`);
+  if (uncovered.length > 0 && !narrowed) lines.push(`No case yet for: ${uncovered.join(', ')}.`);
   return lines.join('\n');
 }
 
@@ -110,11 +111,11 @@ export function createListCommand(collect: () => Promise<Collection>): Command {
         for (const e of collection.errors) writeLine(io.stderr, `ahp-conformance list: ${e}`);
         return EXIT.conformanceFailure;
       }
-      const cases = selectCases(collection.cases, {
-        only: (argv.values.only as string[] | undefined) ?? [],
-        skip: (argv.values.skip as string[] | undefined) ?? [],
-      });
-      writeLine(io.stdout, argv.values.json === true ? json(cases) : human(cases));
+      const only = (argv.values.only as string[] | undefined) ?? [];
+      const skip = (argv.values.skip as string[] | undefined) ?? [];
+      const cases = selectCases(collection.cases, { only, skip });
+      const narrowed = only.length + skip.length > 0;
+      writeLine(io.stdout, argv.values.json === true ? json(cases) : human(cases, narrowed));
       return EXIT.ok;
     },
   };

@@ -9,6 +9,8 @@ import { resolve } from 'node:path';
 // commands and --help do not pay for it.
 import type * as MockBackendModule from '../../mock-backend/index.js';
 import type { KillSignal, StdioHost, StdioMockSource } from '../../mock-backend/index.js';
+// The built-in names are plain data: --help lists them without loading the mock backend.
+import { builtinNames } from '../../mock-backend/builtins.js';
 import { EXIT, UsageError, writeLine, type CliIo } from '../io.js';
 import type { Command } from './registry.js';
 
@@ -35,7 +37,22 @@ A backend that misbehaves exactly as scripted, recording every delivery.
   --control-url URL     --stdio only: step frames on that control server, which owns the scenario
                         (also read from ${CONTROL_URL_ENV})
 
-Built-in scenarios cover every behaviour; an unknown --scenario name prints the list.`;
+Built-in scenarios (one at least per behaviour; docs/mock-backend.md says what each does):
+${wrap(builtinNames().join(', '), 98, '  ')}`;
+
+/** `text` broken at spaces into lines of at most `width` characters, each after `indent`. */
+function wrap(text: string, width: number, indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && indent.length + line.length + 1 + word.length > width) {
+      lines.push(indent + line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(indent + line);
+  return lines.join('\n');
+}
 
 /** Parses the flags after the command name. Throws UsageError naming the flag and the fix. */
 export function parseMockBackendArgs(

@@ -38,6 +38,7 @@ describe('parseCommandLine', () => {
       timeoutScale: 1,
       repeat: 1,
       strict: false,
+      quiet: false,
       protocolVersion: 'draft',
       reporters: ['console'],
       outputDir: join(cwd, 'reports'),
@@ -120,14 +121,14 @@ describe('parseCommandLine', () => {
       '--reporter must be one of console, json, junit, html, markdown, not "xml" (e.g. --reporter junit --reporter html).',
     );
     expect(await usage(['--protocol-version', '0.2'])).toMatch(
-      /^--protocol-version must be "draft" or "0.1"/,
+      /^--protocol-version must be "draft" \(the only revision this suite tests\), not "0.2"/,
     );
   });
 
-  it('refuses protocol revision 0.1 until it is supported', async () => {
-    expect(await usage(['--protocol-version', '0.1'])).toMatch(
-      /^--protocol-version "0.1" is not supported yet .*use "draft"/,
-    );
+  it('refuses protocol revision 0.1 without offering it', async () => {
+    const message = await usage(['--protocol-version', '0.1']);
+    expect(message).toMatch(/^--protocol-version must be "draft" .*, not "0.1"/);
+    expect(message.replace('not "0.1"', '')).not.toContain('0.1');
   });
 
   it('refuses selectors that name no catalogued requirement', async () => {

@@ -28,6 +28,8 @@ export interface ResolvedOptions {
   timeoutScale: number;
   repeat: number;
   strict: boolean;
+  /** No progress and no summary on the console (file reports are written all the same). */
+  quiet: boolean;
   protocolVersion: 'draft';
   /** Deduplicated, in the order given. */
   reporters: ReporterName[];
@@ -47,7 +49,8 @@ export const COMMON_FLAGS: Readonly<Record<string, FlagSpec>> = {
   '--timeout-scale': { key: 'timeoutScale', kind: 'value', placeholder: '<f>' },
   '--repeat': { key: 'repeat', kind: 'value', placeholder: '<n>' },
   '--strict': { key: 'strict', kind: 'boolean' },
-  '--protocol-version': { key: 'protocolVersion', kind: 'value', placeholder: 'draft|0.1' },
+  '--quiet': { key: 'quiet', kind: 'boolean' },
+  '--protocol-version': { key: 'protocolVersion', kind: 'value', placeholder: 'draft' },
   '--reporter': { key: 'reporters', kind: 'list', placeholder: 'console|json|junit|html|markdown' },
   '--output-dir': { key: 'outputDir', kind: 'value', placeholder: '<dir>' },
   '--known-failures': { key: 'knownFailures', kind: 'value', placeholder: '<file>' },
@@ -63,8 +66,9 @@ export const COMMON_HELP = `Common options:
   --timeout-scale <f>             multiply every real-time margin (slow or loaded machines)
   --repeat <n>                    run timing cases n times: pass, fail or flaky
   --strict                        SHOULD failures fail the run too
-  --protocol-version draft        the protocol revision under test ("0.1" is not supported yet)
-  --reporter <name>               console, json, junit, html, markdown (repeatable; default console)
+  --quiet                         no progress and no summary on the console (report files are still written)
+  --protocol-version draft        the protocol revision under test (draft, the default, is the only one)
+  --reporter <name>               json, junit, html, markdown: a file each, besides the console (repeatable)
   --output-dir <dir>              where report files go (default ./reports)
   --known-failures <file>         "<pattern> # <reason>" per line: listed failures do not fail the run
   --config <file>                 a JSON file of these options (camelCase keys); flags win`;
@@ -151,11 +155,6 @@ export async function parseCommandLine(
     throw new UsageError(issueSentence(parsed.error.issues[0] as z.core.$ZodIssue, raw, sources, config));
   }
   const o = parsed.data;
-  if (o.protocolVersion === '0.1') {
-    throw new UsageError(
-      `${describeSource('protocolVersion', sources.get('protocolVersion'))} "0.1" is not supported yet (the legacy tool.callId revision); use "draft", the default.`,
-    );
-  }
   parseSelectors(o.only, '--only');
   parseSelectors(o.skip, '--skip');
   const baseOf = (key: CommonOptionKey): string => {
@@ -178,6 +177,7 @@ export async function parseCommandLine(
     timeoutScale: o.timeoutScale,
     repeat: o.repeat,
     strict: o.strict,
+    quiet: o.quiet,
     protocolVersion: 'draft',
     reporters,
     outputDir,

@@ -24,7 +24,7 @@ export async function startDriver(
     if (!info.protocolVersions.includes(params.protocolVersion)) {
       throw new DriverUnavailableError(
         'unsupported-version',
-        `The driver supports protocol revision(s) ${info.protocolVersions.map((v) => `"${v}"`).join(', ')} but not "${params.protocolVersion}"; pass --protocol-version with one it supports.`,
+        `The driver supports protocol revision(s) ${info.protocolVersions.map((v) => `"${v}"`).join(', ')} but not "${params.protocolVersion}", the only revision this suite tests.`,
         { stderr: client.stderrText() },
       );
     }
