@@ -1,11 +1,14 @@
 // The examples in docs/ are run through the code they describe, so a page cannot drift from the
 // product: scenarios load, built-in names exist, the baseline and config examples parse.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { builtinNames, parseScenarioText } from '../mock-backend/index.js';
+import { builtinNames, parseScenarioText, startHttpMock } from '../mock-backend/index.js';
+import { requirementById } from '../protocol/requirements.js';
+import { COMMANDS } from './commands/index.js';
 import { parseKnownFailures } from './known-failures/parse.js';
 import { parseCommandLine } from './options/resolve.js';
 
@@ -69,7 +72,9 @@ describe('command lines in the docs and the README', () => {
       'driver-protocol.md',
     ].map((name) => [`docs/${name}`, doc(name)] as const),
     ['docs/examples/github-workflow.yml', doc('examples/github-workflow.yml')] as const,
-    ['README.md', readFileSync(join(ROOT, 'README.md'), 'utf8')] as const,
+    ...['README.md', 'mock-backend/README.md', 'suites/harness/README.md'].map(
+      (name) => [name, readFileSync(join(ROOT, name), 'utf8')] as const,
+    ),
   ];
 
   /**
@@ -85,7 +90,6 @@ describe('command lines in the docs and the README', () => {
   }
 
   it('name only commands that exist, with flags each command documents in its --help', async () => {
-    const { COMMANDS } = await import('./commands/index.js');
     const problems: string[] = [];
     let checked = 0;
     for (const [file, text] of sources) {
@@ -110,4 +114,98 @@ describe('command lines in the docs and the README', () => {
     expect(problems).toEqual([]);
     expect(checked).toBeGreaterThan(15);
   });
+});
+
+describe('drift between the code and what it says of itself', () => {
+  const pages = [
+    'README.md',
+    'mock-backend/README.md',
+    'suites/harness/README.md',
+    ...[
+      'harness-authors.md',
+      'backend-vendors.md',
+      'mock-backend.md',
+      'ci-example.md',
+      'driver-protocol.md',
+    ].map((name) => `docs/${name}`),
+  ].map((name) => [name, readFileSync(join(ROOT, name), 'utf8')] as const);
+
+  it('each --help names exactly the flags its parser accepts', async () => {
+    const problems: string[] = [];
+    for (const entry of COMMANDS) {
+      const command = await entry.load();
+      const printed = new Set([...command.help.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].map((m) => m[0]));
+      const parsed = new Set(command.flags);
+      for (const flag of printed)
+        if (!parsed.has(flag)) problems.push(`${entry.name} --help names ${flag}, which it does not parse`);
+      for (const flag of parsed)
+        if (!printed.has(flag)) problems.push(`${entry.name} parses ${flag}, which its --help does not name`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('every built-in scenario is listed by mock-backend --help and in docs/mock-backend.md', async () => {
+    const help = (await (COMMANDS.find((c) => c.name === 'mock-backend') as (typeof COMMANDS)[number]).load())
+      .help;
+    const page = doc('mock-backend.md');
+    const missing = builtinNames().flatMap((name) => [
+      ...(new RegExp(`(?<![\\w-])${name}(?![\\w-])`).test(help) ? [] : [`mock-backend --help lacks ${name}`]),
+      ...(page.includes(`\`${name}\``) ? [] : [`docs/mock-backend.md lacks \`${name}\``]),
+    ]);
+    expect(missing).toEqual([]);
+  });
+
+  it('every requirement ID the docs name is in the catalogue', () => {
+    const unknown = pages.flatMap(([name, text]) =>
+      [...text.matchAll(/\bAHPX?-[A-Z]+-\d+\b/g)]
+        .map((m) => m[0])
+        .filter((id) => !requirementById(id))
+        .map((id) => `${name}: ${id}`),
+    );
+    expect(unknown).toEqual([]);
+    expect(pages.some(([, text]) => /\bAHPX-[A-Z]+-\d+\b/.test(text))).toBe(true);
+  });
+
+  let hasJq = true;
+  try {
+    execFileSync('jq', ['--version'], { stdio: 'ignore' });
+  } catch {
+    hasJq = false;
+  }
+  // Without jq installed there is nothing to run the filter with; the run says so.
+  it.skipIf(!hasJq)(
+    'the jq filter of docs/mock-backend.md shows the text of every frame the mock received and wrote',
+    async () => {
+      const filter = /\| jq '([^']+)'/.exec(doc('mock-backend.md'))?.[1];
+      expect(filter).toBeDefined();
+      const mock = await startHttpMock({
+        scenario: { rules: [{ behaviour: { kind: 'deny' } }] },
+        control: { port: 0 },
+      });
+      try {
+        const body = JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'e1',
+          method: 'hooks/intercept',
+          params: {
+            protocolVersion: 'draft',
+            event: { id: 'e1', type: 'tool.before', tool: { name: 'Bash' } },
+          },
+        });
+        await (
+          await fetch(mock.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+        ).text();
+        const recording = await (await fetch(new URL('recordings', mock.controlUrl as string))).text();
+        const shown = execFileSync('jq', ['-c', filter as string], { input: recording, encoding: 'utf8' })
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { type: string; action?: string; text: string | null });
+        const framed = shown.filter((e) => e.type === 'inbound' || e.action === 'write');
+        expect(framed.map((e) => e.type)).toEqual(['inbound', 'outbound']);
+        expect(framed.every((e) => typeof e.text === 'string' && e.text.includes('"e1"'))).toBe(true);
+      } finally {
+        await mock.close();
+      }
+    },
+  );
 });

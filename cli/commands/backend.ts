@@ -23,7 +23,7 @@ import { createConsoleProgress } from '../console/progress.js';
 import { renderConsoleSummary } from '../console/summary.js';
 import { EXIT, TargetError, UsageError, writeLine, type CliIo } from '../io.js';
 import { prepareOutputDir } from '../options/output-dir.js';
-import { COMMON_HELP, parseCommandLine } from '../options/resolve.js';
+import { COMMON_FLAGS, COMMON_HELP, parseCommandLine } from '../options/resolve.js';
 import type { ReporterName } from '../options/schema.js';
 import { BUILTIN_RENDERERS, writeReports } from '../pipeline/write-reports.js';
 import { renderJsonReport } from '../report/json-writer.js';
@@ -203,6 +203,7 @@ export function backendReporters(requested: readonly ReporterName[]): ReporterNa
 export const backendCommand: Command = {
   name: 'backend',
   help: HELP,
+  flags: [...Object.keys(COMMON_FLAGS), ...Object.keys(FLAGS)],
   async run(args, io: CliIo) {
     const line = await parseCommandLine(
       args,

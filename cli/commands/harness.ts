@@ -22,7 +22,7 @@ import { nextSteps } from '../console/next-steps.js';
 import { createConsoleProgress } from '../console/progress.js';
 import { renderConsoleSummary } from '../console/summary.js';
 import { EXIT, TargetError, writeLine, type CliIo } from '../io.js';
-import { COMMON_HELP, parseCommandLine, type ResolvedOptions } from '../options/resolve.js';
+import { COMMON_FLAGS, COMMON_HELP, parseCommandLine, type ResolvedOptions } from '../options/resolve.js';
 import { runSuite, suiteSettings, type SuiteRunOutcome, type SuiteRunPlan } from '../pipeline/suite-run.js';
 import {
   BUILTIN_RENDERERS,
@@ -203,5 +203,6 @@ async function runHarness(args: readonly string[], io: CliIo): Promise<number> {
 export const harnessCommand: Command = {
   name: 'harness',
   help: HELP,
+  flags: Object.keys(COMMON_FLAGS),
   run: runHarness,
 };

@@ -6,7 +6,7 @@ import { REQUIREMENTS } from '../../protocol/requirements.js';
 import type { SuiteSettings } from '../../suites/kit/case-meta.js';
 import type { BackendTarget } from '../../suites/backend/target.js';
 import { EXIT, writeLine, type CliIo } from '../io.js';
-import { parseArgv } from '../options/argv.js';
+import { parseArgv, type FlagSpec } from '../options/argv.js';
 import { COMMON_FLAGS } from '../options/resolve.js';
 import { PACKAGE_ROOT } from '../runner/run-conformance.js';
 import { collectSources, SUITE_GLOBS, type Collection, type CollectedCase } from '../selection/collect.js';
@@ -19,6 +19,12 @@ Lists every conformance case (harness and backend suites) with its requirement I
 transports, without running anything. --only/--skip preview a selection exactly as a run would
 apply it (a selector that matches nothing is an error).
   --json    one JSON object: {"cases": [...], "requirements": [...]} (each requirement with its case count)`;
+
+const LIST_FLAGS: Readonly<Record<string, FlagSpec>> = {
+  '--json': { key: 'json', kind: 'boolean' },
+  '--only': COMMON_FLAGS['--only'] as FlagSpec,
+  '--skip': COMMON_FLAGS['--skip'] as FlagSpec,
+};
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
@@ -98,14 +104,9 @@ export function createListCommand(collect: () => Promise<Collection>): Command {
   return {
     name: 'list',
     help: HELP,
+    flags: Object.keys(LIST_FLAGS),
     async run(args, io: CliIo) {
-      const argv = parseArgv(args, {
-        flags: {
-          '--json': { key: 'json', kind: 'boolean' },
-          '--only': COMMON_FLAGS['--only'] as NonNullable<(typeof COMMON_FLAGS)['--only']>,
-          '--skip': COMMON_FLAGS['--skip'] as NonNullable<(typeof COMMON_FLAGS)['--skip']>,
-        },
-      });
+      const argv = parseArgv(args, { flags: LIST_FLAGS });
       const collection = await collect();
       if (collection.errors.length > 0) {
         for (const e of collection.errors) writeLine(io.stderr, `ahp-conformance list: ${e}`);

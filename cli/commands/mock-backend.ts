@@ -54,6 +54,8 @@ function wrap(text: string, width: number, indent: string): string {
   return lines.join('\n');
 }
 
+const VALUE_FLAGS = ['--scenario', '--port', '--control-port', '--control-url'];
+
 /** Parses the flags after the command name. Throws UsageError naming the flag and the fix. */
 export function parseMockBackendArgs(
   args: readonly string[],
@@ -70,7 +72,7 @@ export function parseMockBackendArgs(
       modes.add(flag);
       continue;
     }
-    if (!['--scenario', '--port', '--control-port', '--control-url'].includes(flag)) {
+    if (!VALUE_FLAGS.includes(flag)) {
       throw new UsageError(
         `unknown option "${arg}"; use --stdio or --http, --scenario <file|name>, --port <n>, --control-port <n> or --control-url <url> (see --help).`,
       );
@@ -254,6 +256,7 @@ function readText(io: CliIo, path: string): Promise<string> {
 export const mockBackendCommand: Command = {
   name: 'mock-backend',
   help: HELP,
+  flags: ['--stdio', '--http', ...VALUE_FLAGS],
   async run(args, io) {
     const options = parseMockBackendArgs(args, io.env);
     return options.transport === 'http' ? runHttp(options, io) : runStdio(options, io);

@@ -4,6 +4,8 @@ import type { CliIo } from '../io.js';
 export interface Command {
   name: string;
   help: string;
+  /** Every flag its parser accepts: the docs test checks that `help` names exactly these. */
+  flags: readonly string[];
   run(args: readonly string[], io: CliIo): Promise<number>;
 }
 

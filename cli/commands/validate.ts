@@ -11,6 +11,8 @@ import { parseArgv } from '../options/argv.js';
 import type { Command } from './registry.js';
 import { judgeFile, type ItemVerdict } from './validate-document.js';
 
+const VALIDATE_FLAGS = { '--quiet': { key: 'quiet', kind: 'boolean' } } as const;
+
 const HELP = `Usage: ahp-conformance validate [--quiet] <file>...
 
 Checks AHP registration documents and wire messages against the draft's rules. The kind of each
@@ -47,9 +49,10 @@ function describeFile(name: string, items: ItemVerdict[]): { valid: boolean; lin
 export const validateCommand: Command = {
   name: 'validate',
   help: HELP,
+  flags: Object.keys(VALIDATE_FLAGS),
   async run(args, io: CliIo) {
     const argv = parseArgv(args, {
-      flags: { '--quiet': { key: 'quiet', kind: 'boolean' } },
+      flags: VALIDATE_FLAGS,
       positionals: { name: 'file to validate (e.g. validate registration.json)', min: 1 },
     });
     const quiet = argv.values.quiet === true;
