@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// End-to-end checks too slow or too heavy for `npm test` (packing and installing the package);
-// `.ci/run` runs them as a step of their own.
+// End-to-end checks too slow or too heavy for `npm test` (packing and installing the package,
+// the documented full suite runs); `.ci/run` runs each file as a step of its own.
 export default defineConfig({
   test: {
     include: ['scripts/**/*.e2e.ts'],
