@@ -41,6 +41,8 @@ export interface DocBlock {
   body: string;
   /** Absent: the block has no marker. */
   marker?: DocMarker;
+  /** 1-based line of the marker comment, when there is one. */
+  markerLine?: number;
   /** A marker that could not be read: the reason. */
   markerError?: string;
 }
@@ -96,6 +98,7 @@ export function docBlocks(page: string, markdown: string): DocBlock[] {
     while (next < lines.length && (lines[next] as string).trim() === '') next++;
     const comment = MARKER.exec((lines[next] as string | undefined) ?? '');
     if (comment) {
+      block.markerLine = next + 1;
       try {
         block.marker = parseMarker(comment[1] as string);
       } catch (e) {

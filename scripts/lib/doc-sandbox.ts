@@ -225,6 +225,6 @@ export async function runBlock(
   }
   if (problems.length === 0) return [];
   return [
-    `${where(block)} in ${sandbox.dir}:\n  ${problems.join('\n  ')}\n  stdout: ${tail(ran.stdout) || '(empty)'}\n  stderr: ${tail(ran.stderr) || '(empty)'}`,
+    `${where(block)}, run in ${sandbox.dir}, against its marker at ${block.page}:${block.markerLine}:\n  ${problems.join('\n  ')}\n  stdout: ${tail(ran.stdout) || '(empty)'}\n  stderr: ${tail(ran.stderr) || '(empty)'}`,
   ];
 }
