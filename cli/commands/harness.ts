@@ -45,7 +45,7 @@ programmable misbehaving mock backend, through a driver that wraps the harness u
 
 Examples:
   ahp-conformance harness
-  ahp-conformance harness --reporter console --reporter json --output-dir reports -- node my-driver.mjs
+  ahp-conformance harness --reporter json --output-dir reports -- node my-driver.mjs
 
 ${COMMON_HELP}
 
