@@ -30,6 +30,7 @@ import { renderJsonReport } from '../report/json-writer.js';
 import { renderMarkdown } from '../report/markdown.js';
 import type { Report } from '../report/report.js';
 import type { CaseResult } from '../runner/case-result.js';
+import { shardLabel, shardProgressLine } from '../shard/plan.js';
 import type { Command } from './registry.js';
 
 const HELP = `Usage: ahp-conformance backend --stdio [--lifecycle persistent|per_event] [--allow-input <json>] [--deny-input <json>] -- <command> [args...]
@@ -242,8 +243,12 @@ export const backendCommand: Command = {
     if (!pre.ok) throw new TargetError(pre.message);
     // A file report never silences the console: only --quiet does.
     const consoleOn = !options.quiet;
+    const shardOf = options.shard ? `, shard ${shardLabel(options.shard)}` : '';
     const progress = consoleOn
-      ? createConsoleProgress(io.stdout, `backend self-certification over ${bindingOf(target.endpoint)}`)
+      ? createConsoleProgress(
+          io.stdout,
+          `backend self-certification over ${bindingOf(target.endpoint)}${shardOf}`,
+        )
       : undefined;
     const { report, exitCode } = await pipeline.runSuite({
       role: 'backend',
@@ -257,6 +262,10 @@ export const backendCommand: Command = {
         profiles: ['base', 'tool-interception', claimBindingOf(target.endpoint)],
       },
       version: await packageVersion(),
+      // One file of independent probes: its cases move between shards one by one.
+      shardUnit: 'case',
+      onShardPlanned: (shard, cases, selected) =>
+        writeLine(io.stdout, shardProgressLine(shard, cases, selected)),
       ...(progress
         ? {
             onCase: (result: CaseResult) =>

@@ -35,6 +35,7 @@ import { renderMarkdown } from '../report/markdown.js';
 import type { Report } from '../report/report.js';
 import { PACKAGE_ROOT, runConformance } from '../runner/run-conformance.js';
 import { SUITE_GLOBS } from '../selection/collect.js';
+import { shardLabel, shardProgressLine } from '../shard/plan.js';
 import type { Command } from './registry.js';
 
 const HELP = `Usage: ahp-conformance harness [options] [-- <driver command> [args...]]
@@ -151,6 +152,7 @@ export function harnessPlan(
     target: reported,
     claim: claimFor(info),
     version: SUITE_VERSION,
+    shardUnit: 'file',
     runner: (o) => runConformance({ ...o, maxWorkers: HARNESS_MAX_WORKERS }),
   };
 }
@@ -181,9 +183,14 @@ async function runHarness(args: readonly string[], io: CliIo): Promise<number> {
   );
   const token = randomBytes(18).toString('base64url');
   const plan = harnessPlan(command, info, io, options, token);
-  const progress = console ? createConsoleProgress(io.stdout, 'Running the harness suite') : undefined;
+  const heading = options.shard
+    ? `Running shard ${shardLabel(options.shard)} of the harness suite`
+    : 'Running the harness suite';
+  const progress = console ? createConsoleProgress(io.stdout, heading) : undefined;
   const outcome: SuiteRunOutcome = await runSuite({
     ...plan,
+    onShardPlanned: (shard, cases, selected) =>
+      writeLine(io.stdout, shardProgressLine(shard, cases, selected)),
     ...(progress
       ? { onCase: (c) => progress.onCase(c), onFilesCollected: (n) => progress.onFilesCollected(n) }
       : {}),

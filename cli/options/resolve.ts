@@ -7,6 +7,7 @@ import type { KnownFailures } from '../known-failures/parse.js';
 import { parseSelectors } from '../selection/select.js';
 import { parseArgv, type ArgvSpec, type FlagSpec, type ParsedArgv } from './argv.js';
 import { readConfigFile, type ConfigFile } from './config-file.js';
+import type { ShardSpec } from '../shard/plan.js';
 import { prepareOutputDir } from './output-dir.js';
 import {
   COMMON_OPTION_KEYS,
@@ -38,6 +39,8 @@ export interface ResolvedOptions {
   knownFailures?: KnownFailures;
   /** Absolute path of the `--config` file, when one was given. */
   configFile?: string;
+  /** `--shard <i>/<n>`: run only shard i of n of the selected cases; the JSON report is then written. */
+  shard?: ShardSpec;
 }
 
 /** The flags of the common options, to merge into a command's argv spec. */
@@ -55,6 +58,7 @@ export const COMMON_FLAGS: Readonly<Record<string, FlagSpec>> = {
   '--output-dir': { key: 'outputDir', kind: 'value', placeholder: '<dir>' },
   '--known-failures': { key: 'knownFailures', kind: 'value', placeholder: '<file>' },
   '--config': { key: 'config', kind: 'value', placeholder: '<file>' },
+  '--shard': { key: 'shard', kind: 'value', placeholder: '<i>/<n>' },
 };
 
 /** The help lines of the common options, for each command's `--help`. */
@@ -71,6 +75,8 @@ export const COMMON_HELP = `Common options:
   --reporter <name>               json, junit, html, markdown: a file each, besides the console (repeatable)
   --output-dir <dir>              where report files go (default ./reports)
   --known-failures <file>         "<pattern> # <reason>" per line: listed failures do not fail the run
+  --shard <i>/<n>                 run shard i of n of the selected cases and write its partial
+                                  report.json; \`ahp-conformance merge\` joins the shards' reports
   --config <file>                 a JSON file of these options (camelCase keys); flags win`;
 
 /** Where the resolver reads from; tests pass fakes. */
@@ -162,7 +168,8 @@ export async function parseCommandLine(
     return source?.kind === 'config' ? dirname(source.config.path) : context.cwd;
   };
   const outputDir = resolve(baseOf('outputDir'), o.outputDir);
-  const reporters = [...new Set(o.reporters)];
+  // A shard's JSON report is what `merge` reads: a sharded run always writes it.
+  const reporters = [...new Set([...o.reporters, ...(o.shard ? (['json'] as const) : [])])];
   if (reporters.some((r) => REPORTER_FILES[r] !== undefined)) await prepareOutputDir(outputDir, o.outputDir);
   const knownFailures =
     o.knownFailures === undefined
@@ -183,6 +190,7 @@ export async function parseCommandLine(
     outputDir,
     ...(knownFailures ? { knownFailures } : {}),
     ...(config ? { configFile: config.path } : {}),
+    ...(o.shard ? { shard: o.shard } : {}),
   };
   return { options, extra, positionals: argv.positionals, trailing: argv.trailing };
 }

@@ -35,6 +35,11 @@ const numeric = <T extends z.ZodType>(schema: T) =>
 
 const bool = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
 
+/** `--shard <i>/<n>`: shard i (from 1) of n. */
+const SHARD_SHAPE = /^[1-9]\d*\/[1-9]\d*$/;
+/** More shards than this would leave most of them empty. */
+export const MAX_SHARDS = 256;
+
 const selectorList = z.array(z.string().trim().min(1));
 
 /**
@@ -54,6 +59,19 @@ export const commonOptionsSchema = z.strictObject({
   reporters: z.array(z.enum(REPORTER_NAMES)).min(1).default(OPTION_DEFAULTS.reporters),
   outputDir: z.string().trim().min(1).default(OPTION_DEFAULTS.outputDir),
   knownFailures: z.string().trim().min(1).optional(),
+  shard: z
+    .string()
+    .trim()
+    .regex(SHARD_SHAPE)
+    .refine((v) => {
+      const [i, n] = v.split('/').map(Number) as [number, number];
+      return i <= n && n <= MAX_SHARDS;
+    })
+    .transform((v) => {
+      const [index, count] = v.split('/').map(Number) as [number, number];
+      return { index, count };
+    })
+    .optional(),
 });
 
 export type RawCommonOptions = z.input<typeof commonOptionsSchema>;
@@ -75,6 +93,7 @@ export const FLAG_OF: Readonly<Record<CommonOptionKey, string>> = {
   reporters: '--reporter',
   outputDir: '--output-dir',
   knownFailures: '--known-failures',
+  shard: '--shard',
 };
 
 /** What each option must be and an example: the second half of every error sentence. */
@@ -94,4 +113,8 @@ export const EXPECTED: Readonly<Record<CommonOptionKey, { must: string; example:
   reporters: { must: `one of ${REPORTER_NAMES.join(', ')}`, example: '--reporter junit --reporter html' },
   outputDir: { must: 'a directory path', example: '--output-dir reports' },
   knownFailures: { must: 'a file path', example: '--known-failures known-failures.txt' },
+  shard: {
+    must: `<i>/<n>, shard i of n with 1 <= i <= n <= ${MAX_SHARDS}`,
+    example: '--shard 2/3',
+  },
 };

@@ -12,6 +12,9 @@ import {
 } from '../runner/run-conformance.js';
 import { collectSources, type CollectedCase } from '../selection/collect.js';
 import { namePatternFor, selectCases } from '../selection/select.js';
+import type { ShardSpec, ShardUnit } from '../shard/plan.js';
+import type { ShardRecord } from '../shard/record.js';
+import { planShardRun } from '../shard/shard-run.js';
 
 /** Everything a run needs besides the options: which suite, what it is given, what the report says. */
 export interface SuiteRunPlan {
@@ -28,6 +31,13 @@ export interface SuiteRunPlan {
   /** Progress hooks (the console reporter). */
   onCase?: (result: CaseResult) => void;
   onFilesCollected?: (count: number) => void;
+  /**
+   * What `--shard` moves between shards as a whole (default: a file, whose cases share its
+   * driver and mocks).
+   */
+  shardUnit?: ShardUnit;
+  /** Called once a `--shard` run knows its share: its cases and the selection's. */
+  onShardPlanned?: (shard: ShardSpec, cases: number, selected: number) => void;
   /** Called before each extra run of `--repeat`, with its number (2..N) and case count. */
   onRepeat?: (run: number, of: number, cases: number) => void;
   /** Wall clock for the report's start and duration; tests pass a fixed one. */
@@ -108,27 +118,53 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
   const runner = plan.runner ?? runConformance;
   const started = now();
   const { options } = plan;
+  const selecting = options.only.length > 0 || options.skip.length > 0;
+  /** The cases the report lists (all collected ones, or a shard's share); undefined: what ran. */
   let universe: CollectedCase[] | undefined;
+  /** Every collected case, for the known-failures baseline. */
+  let collected: CollectedCase[] | undefined;
   let testNamePattern: string | undefined;
   let chosen: Set<string> | undefined;
-  if (options.only.length > 0 || options.skip.length > 0) {
+  let shard: ShardRecord | undefined;
+  if (selecting || options.shard) {
     const collection = await collectSources([{ include: plan.include, provide: plan.provide }]);
     if (collection.errors.length > 0) {
       return finish(plan, started, now(), [], collection.errors, undefined);
     }
-    universe = collection.cases;
-    const selected = selectCases(universe, { only: options.only, skip: options.skip });
+    collected = collection.cases;
+    universe = collected;
+    let selected = selecting ? selectCases(universe, { only: options.only, skip: options.skip }) : universe;
+    if (options.shard) {
+      const split = await planShardRun(
+        plan.role,
+        universe,
+        selected,
+        options.shard,
+        plan.shardUnit ?? 'file',
+      );
+      plan.onShardPlanned?.(options.shard, split.own.length, selected.length);
+      shard = split.record;
+      universe = split.reported;
+      selected = split.own;
+    }
     chosen = new Set(selected.map((c) => c.name));
-    testNamePattern = namePatternFor([...chosen]);
+    // Whole files run without a pattern, so vitest records their durations for the next run.
+    const inFiles = collected.filter((c) => filesOf(selected).includes(c.file));
+    if (selecting || inFiles.length !== selected.length) testNamePattern = namePatternFor([...chosen]);
   }
   const base: ConformanceRunOptions = { include: plan.include, provide: plan.provide };
-  const first = await runner({
-    ...base,
-    ...(universe && chosen ? { include: filesOf(universe.filter((c) => chosen.has(c.name))) } : {}),
-    ...(testNamePattern !== undefined ? { testNamePattern } : {}),
-    ...(plan.onCase ? { onCase: plan.onCase } : {}),
-    ...(plan.onFilesCollected ? { onFilesCollected: plan.onFilesCollected } : {}),
-  });
+  const include = universe && chosen ? filesOf(universe.filter((c) => chosen.has(c.name))) : plan.include;
+  // A shard may get no case at all (fewer files than shards): it runs nothing.
+  const first =
+    include.length === 0
+      ? { cases: [], runErrors: [] }
+      : await runner({
+          ...base,
+          include,
+          ...(testNamePattern !== undefined ? { testNamePattern } : {}),
+          ...(plan.onCase ? { onCase: plan.onCase } : {}),
+          ...(plan.onFilesCollected ? { onFilesCollected: plan.onFilesCollected } : {}),
+        });
   let cases = universe && chosen ? withUnselected(first.cases, universe, chosen) : first.cases;
   const runErrors = [...first.runErrors];
   const timing = cases.filter((c) => (c.status === 'pass' || c.status === 'fail') && isTimingCase(c));
@@ -148,12 +184,14 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
   }
   let baseline: BaselineSummary | undefined;
   if (options.knownFailures) {
-    // Without a selection every case ran, so the run itself is the universe.
-    const applied = applyKnownFailures(cases, options.knownFailures, universe ?? cases);
+    // Without a selection every case ran, so the run itself is the universe. A shard judges an
+    // entry against every collected case too: one matching only another shard's cases is not
+    // unmatched here, and `merge` sums what each shard found.
+    const applied = applyKnownFailures(cases, options.knownFailures, collected ?? cases);
     cases = applied.cases;
     baseline = applied.summary;
   }
-  return finish(plan, started, now(), cases, runErrors, baseline);
+  return finish(plan, started, now(), cases, runErrors, baseline, shard);
 }
 
 function finish(
@@ -163,6 +201,7 @@ function finish(
   cases: CaseResult[],
   runErrors: string[],
   baseline: BaselineSummary | undefined,
+  shard?: ShardRecord,
 ): SuiteRunOutcome {
   const report = buildReport({
     version: plan.version,
@@ -176,6 +215,7 @@ function finish(
     runErrors,
     options: optionsForReport(plan.options),
     ...(baseline ? { baseline } : {}),
+    ...(shard ? { shard } : {}),
   });
   return { report, exitCode: conformanceExitCode(report, plan.options.strict) };
 }

@@ -3,6 +3,7 @@ import { requirementById, type RequirementLevel } from '../../protocol/requireme
 import { baselineFails, type BaselineSummary } from '../known-failures/apply.js';
 import type { RepeatSummary } from '../repeat/repeat.js';
 import { isMandatory, type CaseResult, type CaseStatus } from '../runner/case-result.js';
+import type { ShardRecord } from '../shard/record.js';
 import { requirementStatus, type ReportedStatus } from './status.js';
 
 export { requirementStatus } from './status.js';
@@ -63,6 +64,8 @@ export interface Report {
   options?: JsonValue;
   /** What `--known-failures` did: stale entries and patterns that match nothing fail the run. */
   baseline?: BaselineSummary;
+  /** Set in the partial report of a `--shard` run: `merge` joins the shards' reports. */
+  shard?: ShardRecord;
 }
 
 export interface ReportInput {
@@ -77,6 +80,7 @@ export interface ReportInput {
   runErrors: string[];
   options?: JsonValue;
   baseline?: BaselineSummary;
+  shard?: ShardRecord;
 }
 
 /** Groups cases by requirement (a case asserting several requirements appears under each). */
@@ -131,6 +135,7 @@ export function buildReport(input: ReportInput): Report {
     runErrors: input.runErrors,
     ...(input.options !== undefined ? { options: input.options } : {}),
     ...(input.baseline !== undefined ? { baseline: input.baseline } : {}),
+    ...(input.shard !== undefined ? { shard: input.shard } : {}),
   };
 }
 
