@@ -13,6 +13,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./backend.js')).backendCommand,
   },
   {
+    name: 'merge',
+    summary: 'merge the partial reports of a sharded run (--shard <i>/<n>) into one report and verdict',
+    load: async () => (await import('./merge.js')).mergeCommand,
+  },
+  {
     name: 'mock-backend',
     summary: 'run a programmable misbehaving AHP backend over stdio or HTTP',
     load: async () => (await import('./mock-backend.js')).mockBackendCommand,

@@ -1,0 +1,101 @@
+/**
+ * Reading the partial reports `merge` joins: each must be the JSON report of a `--shard` run.
+ * Only what the merge relies on is checked; fields it does not read pass through unchanged.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { UsageError } from '../io.js';
+import type { Report } from './report.js';
+
+const status = z.enum(['pass', 'fail', 'untested', 'skipped', 'known-failure']);
+const level = z.enum(['MUST', 'MUST NOT', 'SHOULD', 'SHOULD NOT', 'MAY']);
+
+const reportCase = z.looseObject({
+  name: z.string().min(1),
+  requirements: z.array(z.string()),
+  level,
+  status,
+  durationMs: z.number().min(0),
+  transports: z.array(z.string()),
+  note: z.string().optional(),
+  errors: z.array(z.string()).optional(),
+});
+
+const shard = z.looseObject({
+  index: z.int().min(1),
+  count: z.int().min(1),
+  cases: z.array(z.string().min(1)),
+  selected: z.int().min(0),
+  selection: z.string(),
+  balancedBy: z.string(),
+});
+
+const baseline = z.looseObject({
+  file: z.string(),
+  tolerated: z.int().min(0),
+  stale: z.array(z.looseObject({ case: z.string(), pattern: z.string(), line: z.int() })),
+  unmatched: z.array(z.looseObject({ pattern: z.string(), line: z.int() })),
+});
+
+const partialReport = z.looseObject({
+  tool: z.looseObject({ name: z.literal('ahp-conformance'), version: z.string() }),
+  protocolVersion: z.string(),
+  role: z.enum(['harness', 'backend']),
+  target: z.unknown(),
+  claim: z.looseObject({ role: z.string(), bindings: z.array(z.string()), profiles: z.array(z.string()) }),
+  seed: z.int().min(0),
+  startedAt: z.iso.datetime(),
+  durationMs: z.number().min(0),
+  requirements: z.array(
+    z.looseObject({ id: z.string(), level, summary: z.string(), status, cases: z.array(reportCase) }),
+  ),
+  summary: z.looseObject({}),
+  runErrors: z.array(z.string()),
+  options: z.record(z.string(), z.unknown()).optional(),
+  baseline: baseline.optional(),
+  shard: shard.optional(),
+});
+
+/** A partial report as `merge` read it, with the path it came from (as the user gave it). */
+export interface PartialReport {
+  shown: string;
+  report: Report & { shard: NonNullable<Report['shard']> };
+}
+
+const FIX = 'give the report.json that each `--shard <i>/<n>` run wrote';
+
+/** Reads and checks one partial report; every problem is one sentence naming the file. */
+export async function readPartialReport(path: string, cwd: string): Promise<PartialReport> {
+  let text: string;
+  try {
+    text = await readFile(resolve(cwd, path), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new UsageError(`cannot read the report "${path}" (${code}); ${FIX}.`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch {
+    throw new UsageError(`"${path}" is not JSON; ${FIX}.`);
+  }
+  const parsed = partialReport.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? ` (${issue.path.join('.')}: ${issue.message})` : '';
+    throw new UsageError(`"${path}" is not an ahp-conformance report${where}; ${FIX}.`);
+  }
+  const report = parsed.data as unknown as Report;
+  if (report.shard === undefined) {
+    throw new UsageError(
+      `"${path}" is the report of a run without --shard, which is whole already; merge only the reports of --shard <i>/<n> runs.`,
+    );
+  }
+  if (report.shard.index > report.shard.count) {
+    throw new UsageError(
+      `"${path}" says it is shard ${report.shard.index} of ${report.shard.count}; ${FIX}.`,
+    );
+  }
+  return { shown: path, report: report as PartialReport['report'] };
+}
