@@ -1,7 +1,7 @@
 // The GitHub Action (action.yml) and the workflows the docs show: the action's inputs are the
 // ones the docs use, every workflow parses as a GitHub workflow, and the action's run step
 // (scripts/action-run.sh) runs a shard and a merge through the real CLI.
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -144,12 +144,7 @@ describe('the action run step', () => {
         ...env,
       },
     });
-    let output = '';
-    try {
-      output = readFileSync(outputFile, 'utf8');
-    } catch {
-      output = '';
-    }
+    const output = existsSync(outputFile) ? readFileSync(outputFile, 'utf8') : '';
     return { ...result, output };
   };
 
