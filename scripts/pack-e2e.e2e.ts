@@ -43,6 +43,7 @@ describe('the packed package', () => {
       'dist/cli.mjs',
       'dist/reference-driver.mjs',
       'cli/report/report.schema.json',
+      'cli/shard/harness-durations.json',
       'docs/harness-authors.md',
       'README.md',
     ]) {
