@@ -125,6 +125,17 @@ describe('parseCommandLine', () => {
     );
   });
 
+  it('reads --shard as shard i of n, writes the JSON report with it, and refuses a shard past n', async () => {
+    const { options } = await parse(['--shard', '2/3']);
+    expect(options.shard).toEqual({ index: 2, count: 3 });
+    expect(options.reporters).toEqual(['console', 'json']);
+    for (const bad of ['4/3', '0/3', '2', 'a/b', '1/300']) {
+      expect(await usage(['--shard', bad])).toBe(
+        `--shard must be <i>/<n>, shard i of n with 1 <= i <= n <= 256, not "${bad}" (e.g. --shard 2/3).`,
+      );
+    }
+  });
+
   it('refuses protocol revision 0.1 without offering it', async () => {
     const message = await usage(['--protocol-version', '0.1']);
     expect(message).toMatch(/^--protocol-version must be "draft" .*, not "0.1"/);
