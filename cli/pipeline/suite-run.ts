@@ -149,7 +149,8 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
     }
     chosen = new Set(selected.map((c) => c.name));
     // Whole files run without a pattern, so vitest records their durations for the next run.
-    const inFiles = collected.filter((c) => filesOf(selected).includes(c.file));
+    const files = new Set(filesOf(selected));
+    const inFiles = collected.filter((c) => files.has(c.file));
     if (selecting || inFiles.length !== selected.length) testNamePattern = namePatternFor([...chosen]);
   }
   const base: ConformanceRunOptions = { include: plan.include, provide: plan.provide };
