@@ -122,6 +122,8 @@ describe('ahp-conformance merge', () => {
     const names = merged.requirements.flatMap((r) => r.cases.map((c) => c.name));
     expect(names.sort()).toEqual([...SELECTED, LEFT_OUT].map((c) => c.name).sort());
     expect(merged.baseline).toEqual({ file: 'kf.txt', tolerated: 1, stale: [], unmatched: [] });
+    // A requirement whose only failure is at SHOULD level warns, in the merge as in a run.
+    expect(merged.requirements.find((r) => r.id === 'AHPX-SYN-002')?.status).toBe('warn');
     expect(merged.durationMs).toBe(3000);
     for (const file of ['junit.xml', 'report.html', 'report.md'])
       expect(readFileSync(join(dir, file), 'utf8')).not.toBe('');

@@ -9,6 +9,8 @@ import { UsageError } from '../io.js';
 import type { Report } from './report.js';
 
 const status = z.enum(['pass', 'fail', 'untested', 'skipped', 'known-failure']);
+/** A requirement's status adds `warn` (only SHOULD cases failed); merge recomputes it anyway. */
+const requirementStatus = z.enum(['pass', 'fail', 'warn', 'untested', 'skipped', 'known-failure']);
 const level = z.enum(['MUST', 'MUST NOT', 'SHOULD', 'SHOULD NOT', 'MAY']);
 
 const reportCase = z.looseObject({
@@ -48,7 +50,13 @@ const partialReport = z.looseObject({
   startedAt: z.iso.datetime(),
   durationMs: z.number().min(0),
   requirements: z.array(
-    z.looseObject({ id: z.string(), level, summary: z.string(), status, cases: z.array(reportCase) }),
+    z.looseObject({
+      id: z.string(),
+      level,
+      summary: z.string(),
+      status: requirementStatus,
+      cases: z.array(reportCase),
+    }),
   ),
   summary: z.looseObject({}),
   runErrors: z.array(z.string()),
