@@ -20,11 +20,11 @@ import type { Command } from './registry.js';
 
 const HELP = `Usage: ahp-conformance merge <report.json>... [--reporter <name>]... [--output-dir <dir>]
 
-Joins the partial reports of a sharded run (each shard run with --shard <i>/<n> writes one
-report.json) into one report, in every format, and exits as the unsharded run would have:
+Joins the partial reports of a sharded run (each shard, a harness or backend run given its
+shard option "i/n", writes one report.json) into one report, in every format, and exits as the unsharded run would have:
 0 no MUST failed, 1 conformance failures (or a stale or unmatched known-failures entry over
 the whole run). Every shard from 1 to n must be given once, all from one run: the same version,
-target, seed, selection (--only/--skip) and options.
+target, seed, case selection and options.
 
 Examples:
   ahp-conformance merge shard-1/report.json shard-2/report.json shard-3/report.json
@@ -85,5 +85,6 @@ async function runMerge(args: readonly string[], io: CliIo): Promise<number> {
 export const mergeCommand: Command = {
   name: 'merge',
   help: HELP,
+  flags: Object.keys(FLAGS),
   run: runMerge,
 };
