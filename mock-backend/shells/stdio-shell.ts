@@ -26,6 +26,12 @@ export interface StdioHost {
    * and calls `whenOrphaned` once the process that started it is gone. Absent: in-process hosts.
    */
   stayAlive?(whenOrphaned: () => void): void;
+  /**
+   * Closes stdout's file descriptor once `stdout` has ended. Ending a socket pair's stream is
+   * enough for its reader to see EOF; a plain OS pipe's reader sees it only when descriptor 1
+   * is closed, so a host over a real process closes it here (fakes need not).
+   */
+  closeStdoutDescriptor?(): void;
 }
 
 /** How a process ended, as reported to the control server. */
@@ -215,7 +221,8 @@ class StdioShell {
     if (!this.stdoutOpen) return;
     this.stdoutOpen = false;
     await this.lastWrite;
-    this.host.stdout.end();
+    await new Promise<void>((resolve) => this.host.stdout.end(() => resolve()));
+    this.host.closeStdoutDescriptor?.();
   }
 
   private log(text: string): void {
