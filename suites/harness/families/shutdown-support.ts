@@ -3,6 +3,7 @@
  * need steps the kit's case runner does not take: close, a second close, an invoke after close),
  * the liveness of backend PIDs, and the mock's view of one call.
  */
+import { readFileSync } from 'node:fs';
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { JsonValue } from '../../../protocol/json.js';
 import type { Scenario } from '../../../mock-backend/index.js';
@@ -18,15 +19,49 @@ import { decodeFrames } from '../kit/wire-records.js';
 /** The bound on a whole shutdown, SIGTERM-ignoring backends included (DESIGN.md: 5 s, scaled). */
 export const SHUTDOWN_BOUND_MS = 5000;
 
-/** True while a process with this PID exists (signal 0 tests without signalling). */
+/**
+ * How long after `close` completed a backend process killed during it may still be seen dying:
+ * a killed process needs a turn on a CPU to exit, and its parent's event loop one more to reap
+ * it (a zombie has ended: only its parent's wait is due). A process still running then outlived
+ * close; one that ignores SIGTERM and was never killed runs on for as long as anyone watches.
+ */
+export const REAP_GRACE_MS = 500;
+
+/** How often the liveness of the backends is looked at again while the grace runs. */
+const REAP_POLL_MS = 25;
+
+/** The state letter of a Linux process (R, S, D, Z, X...), or undefined without /proc. */
+function linuxState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) S ...": comm may hold spaces or parentheses, the state follows the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True while a process with this PID runs: it exists (signal 0 tests without signalling) and has not ended. */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it exists but is not ours to signal; still alive.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+  const state = linuxState(pid);
+  return state !== 'Z' && state !== 'X';
+}
+
+/** The PIDs still running once every one has ended or `graceMs` has passed. */
+export async function stillRunningAfter(pids: readonly number[], graceMs: number): Promise<number[]> {
+  const started = performance.now();
+  let alive = pids.filter(isAlive);
+  while (alive.length > 0 && performance.now() - started < graceMs) {
+    await new Promise((resolve) => setTimeout(resolve, REAP_POLL_MS));
+    alive = alive.filter(isAlive);
+  }
+  return alive;
 }
 
 /** The mock that serves a transport. */

@@ -12,11 +12,12 @@ import { HARNESS_TRANSPORTS, type HarnessTransport } from '../kit/timing.js';
 import {
   awaitRequest,
   configureBackend,
-  isAlive,
   loadScenario,
   nextEvent,
+  REAP_GRACE_MS,
   requestsOf,
   SHUTDOWN_BOUND_MS,
+  stillRunningAfter,
 } from './shutdown-support.js';
 
 const fixture = useHarnessFixture();
@@ -65,10 +66,14 @@ for (const transport of STDIO) {
         throw new Error('the mock reports no backend process, so there is nothing to check');
       const elapsed = await timedClose();
       await call.catch(() => undefined);
-      const alive = pids.filter(isAlive);
+      const alive = await stillRunningAfter(pids, REAP_GRACE_MS * scale);
       ctx.evidence({ pids, alive, closeMs: Math.round(elapsed) });
       const problems: string[] = [];
-      if (alive.length > 0) problems.push(`backend process(es) ${alive.join(', ')} outlived close`);
+      if (alive.length > 0) {
+        problems.push(
+          `backend process(es) ${alive.join(', ')} still ran ${REAP_GRACE_MS * scale} ms after close completed`,
+        );
+      }
       if (elapsed > bound) problems.push(`close took ${Math.round(elapsed)} ms, past the ${bound} ms bound`);
       if (problems.length > 0) throw new Error(problems.join('; '));
     },
