@@ -5,6 +5,7 @@
  */
 import type { CaseCheck, StepRun } from '../kit/case-model.js';
 import type { HarnessFixture } from '../kit/fixture.js';
+import { arrivalGapMs } from '../kit/wire-records.js';
 
 /**
  * How far after the original deadline a retry may still arrive at the mock: the harness decides
@@ -41,10 +42,10 @@ export function deliveriesWithinDeadline(fixture: HarnessFixture): CaseCheck {
       if (!first) return [];
       const slack = DELIVERY_SLACK_MS * fixture.state.settings.timeoutScale;
       return rest
-        .filter((r) => r.atMs - first.atMs > context.timeoutMs + slack)
+        .filter((r) => arrivalGapMs(first, r) > context.timeoutMs + slack)
         .map(
           (r) =>
-            `delivery ${r.delivery} arrived ${Math.round(r.atMs - first.atMs)} ms after the first, past the original deadline of ${context.timeoutMs} ms`,
+            `delivery ${r.delivery} arrived ${Math.round(arrivalGapMs(first, r))} ms after the first, past the original deadline of ${context.timeoutMs} ms`,
         );
     },
   };

@@ -9,7 +9,7 @@ import { conformanceCase } from '../../kit/case.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import { missingFeature } from '../kit/features.js';
 import type { HarnessCase } from '../kit/case-model.js';
-import { bytesText } from '../kit/wire-records.js';
+import { arrivalGapMs, bytesText } from '../kit/wire-records.js';
 import { DECISIONS, FAST_FAILURES, predictRetries } from './properties-model.js';
 import {
   assertProperty,
@@ -69,7 +69,7 @@ export function declareRetryProperty(fixture: HarnessFixture, scale: number): vo
           if (first && bytesText(r.bytes) !== bytesText(first.bytes)) {
             problems.push(`delivery ${r.delivery} differs from the first delivery of the call`);
           }
-          if (first && r.atMs - first.atMs > timeoutMs + DELIVERY_SLACK_MS * scale) {
+          if (first && arrivalGapMs(first, r) > timeoutMs + DELIVERY_SLACK_MS * scale) {
             problems.push(`delivery ${r.delivery} arrived after the original deadline`);
           }
         }

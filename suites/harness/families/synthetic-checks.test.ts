@@ -24,6 +24,7 @@ function run(result: Partial<InvokeResult>): StepRun {
           transport: 'http',
           connectionId: '1',
           atMs: 0,
+          atWallMs: 0,
           bytes: { text: '{}' },
           hasId: true,
           behaviour: { kind: 'respond' },

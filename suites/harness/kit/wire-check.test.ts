@@ -31,6 +31,7 @@ function request(overrides: Partial<WireFrame> = {}): WireFrame {
     transport: 'http',
     connectionId: '1',
     atMs: 0,
+    atWallMs: 0,
     bytes: { text },
     hasId: true,
     jsonrpcId: 'evt-1',

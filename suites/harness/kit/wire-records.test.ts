@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createMock } from '../../../mock-backend/index.js';
-import { bytesText, decodeFrames, recordsForCall, writtenText } from './wire-records.js';
+import {
+  arrivalGapMs,
+  bytesText,
+  decodeFrames,
+  recordsForCall,
+  writtenText,
+  type WireFrame,
+} from './wire-records.js';
 
 const enc = new TextEncoder();
 const at = { monotonic: 1, wall: 1 };
@@ -77,5 +84,19 @@ describe('recordsForCall', () => {
 
   it('shows invalid UTF-8 as text without failing', () => {
     expect(bytesText({ base64: Buffer.from([0x7b, 0xe2, 0x82]).toString('base64') })).toHaveLength(3);
+  });
+});
+
+describe('arrivalGapMs', () => {
+  const frame = (connectionId: string, atMs: number, atWallMs: number) =>
+    ({ transport: 'stdio', connectionId, atMs, atWallMs }) as WireFrame;
+
+  it('counts on the monotonic clock within one process', () => {
+    expect(arrivalGapMs(frame('101', 50, 1_000_000), frame('101', 450, 1_000_399))).toBe(400);
+  });
+
+  it('counts on the wall clock across processes, each of which counts from its own start', () => {
+    // Two per_event processes, each monotonic clock near its own boot: only the wall clock compares.
+    expect(arrivalGapMs(frame('101', 180, 1_000_000), frame('102', 170, 1_000_900))).toBe(900);
   });
 });

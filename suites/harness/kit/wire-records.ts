@@ -20,8 +20,13 @@ export interface WireFrame {
   method?: string;
   transport: string;
   connectionId: string;
-  /** Arrival on the mock's monotonic clock, ms. */
+  /**
+   * Arrival on the monotonic clock of the process that received it, ms: comparable between the
+   * frames of one connection only (each per_event process counts from its own start).
+   */
   atMs: number;
+  /** Arrival on the wall clock, ms: comparable between processes of one machine. */
+  atWallMs: number;
   /** The exact bytes as recorded. */
   bytes: Bytes;
   /** True when `id` is present in the frame. */
@@ -37,6 +42,19 @@ export interface WireFrame {
   /** What the mock carried out, and the actions it planned (writes included). */
   behaviour: Behaviour;
   actions: RecordedAction[];
+  /** When the mock began its first write in answer, on the clock of `atMs`; absent while due or never. */
+  firstWriteMs?: number;
+}
+
+/** When the mock carried out the first write it planned for each delivery (absent: not yet, or never). */
+function firstWrites(entries: readonly RecordEntry[]): Map<number, number | undefined> {
+  const writes = new Map<number, number | undefined>();
+  for (const entry of entries) {
+    if (entry.type === 'outbound' && entry.action.type === 'write' && !writes.has(entry.delivery)) {
+      writes.set(entry.delivery, entry.performedAt?.monotonic);
+    }
+  }
+  return writes;
 }
 
 /** The frames of one call (matched by call id, or event id when the frame has no call). */
@@ -70,6 +88,7 @@ const asString = (v: JsonValue | undefined) => (typeof v === 'string' ? v : unde
 /** Decodes every inbound entry of a recording. */
 export function decodeFrames(entries: readonly RecordEntry[]): WireFrame[] {
   const frames: WireFrame[] = [];
+  const writes = firstWrites(entries);
   for (const entry of entries) {
     if (entry.type !== 'inbound') continue;
     const message = parse(entry.bytes);
@@ -80,12 +99,15 @@ export function decodeFrames(entries: readonly RecordEntry[]): WireFrame[] {
       transport: entry.transport,
       connectionId: entry.connectionId,
       atMs: entry.at.monotonic,
+      atWallMs: entry.at.wall,
       bytes: entry.bytes,
       hasId: isJsonObject(message) && Object.hasOwn(message, 'id'),
       behaviour: entry.behaviour,
       actions: actionsFor(entries, entry.delivery),
     };
     if (entry.method !== undefined) frame.method = entry.method;
+    const written = writes.get(entry.delivery);
+    if (written !== undefined) frame.firstWriteMs = written;
     const id = read(message, 'id');
     if (id !== undefined) frame.jsonrpcId = id;
     const eventId = asString(read(message, 'params', 'event', 'id'));
@@ -100,6 +122,16 @@ export function decodeFrames(entries: readonly RecordEntry[]): WireFrame[] {
     frames.push(frame);
   }
   return frames;
+}
+
+/**
+ * Milliseconds from `first`'s arrival to `later`'s: on the monotonic clock within a connection
+ * (one process or socket), on the wall clock across them, whose clocks are not one.
+ */
+export function arrivalGapMs(first: WireFrame, later: WireFrame): number {
+  return first.connectionId === later.connectionId && first.transport === later.transport
+    ? later.atMs - first.atMs
+    : later.atWallMs - first.atWallMs;
 }
 
 /** The frames of one call: by `call.id`, or by event id for frames that carry no call. */
