@@ -17,6 +17,36 @@ const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
  */
 const PERSISTENT_SLOW_DEADLINE_MS = 1500;
 
+/**
+ * A reply only `justLateByMs` after the deadline (kit/just-late.ts), one per policy, over HTTP:
+ * under fail-open a late deny, under fail-closed a late allow, so that taking it shows in the
+ * decision. The cases above catch a harness that waits much longer; these, one that stretches its
+ * deadline a little. A first call answered at once warms the harness's connection and code, so
+ * that the just-late call reaches the mock soon after the harness starts counting its deadline
+ * (a failed warm-up only makes the attempt inconclusive).
+ */
+export function justLateCases(): HarnessCase[] {
+  return POLICIES.map((policy) => ({
+    name: `AHP-FAIL-002/transport:http/policy:${policy}/reply-just-after-the-deadline-is-not-taken`,
+    requirements: ['AHP-FAIL-002'],
+    transport: 'http',
+    policy,
+    deadline: 'short',
+    behaviour: { kind: 'respond', effects: [] },
+    label: 'warm-up',
+    then: [
+      {
+        behaviour:
+          policy === 'fail-open'
+            ? { kind: 'deny', reason: 'just-late deny' }
+            : { kind: 'respond', effects: [] },
+        late: 'just',
+        label: 'just late',
+      },
+    ],
+  }));
+}
+
 /** The slow-backend cases of `transport`, one per policy. */
 export function slowBackendCases(
   fixture: HarnessFixture,

@@ -16,7 +16,7 @@ import { useHarnessFixture } from '../kit/fixture.js';
 import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { caseRegistration } from '../kit/registration.js';
 import { lateReplyCases } from './deadline-late.js';
-import { slowBackendCases } from './deadline-slow.js';
+import { justLateCases, slowBackendCases } from './deadline-slow.js';
 import { settlesWithin } from './deadline-timing.js';
 
 const fixture = useHarnessFixture({ concurrent: true });
@@ -43,7 +43,7 @@ for (const [label, value] of INVALID_TIMEOUTS) {
   });
 }
 
-cases.push(...slowBackendCases(fixture, 'http', scale));
+cases.push(...slowBackendCases(fixture, 'http', scale), ...justLateCases());
 
 for (const policy of POLICIES) {
   // The HTTP mock accepts the connection and reads the request, then never answers.

@@ -25,8 +25,11 @@ export interface CaseStep {
   /**
    * Deliver `behaviour` late: the mock holds it until the case's deadline plus the late margin
    * has passed since the request arrived (the margin scales, so cases need no numbers).
+   * `'just'`: only `justLateByMs` after the deadline, judged on when the mock sent the reply and
+   * tried again while that evidence is inconclusive (kit/just-late.ts; HTTP only, where the mock
+   * shares the suite's clock).
    */
-  late?: boolean;
+  late?: boolean | 'just';
   /** `invoke` options (sent only when the driver announces the feature). */
   invoke?: { budgetMs?: number; cancelAfterMs?: number };
   /** Explicit expectations: only for what the derivation cannot know. */

@@ -140,7 +140,11 @@ export function deriveExpectation(testCase: HarnessCase, step: CaseStep, timeout
   const provoked =
     early ??
     step.means ??
-    classifyBehaviour(step.behaviour, { transport: testCase.transport, timeoutMs, late: step.late === true });
+    classifyBehaviour(step.behaviour, {
+      transport: testCase.transport,
+      timeoutMs,
+      late: step.late !== undefined && step.late !== false,
+    });
   const settled = settle(provoked, testCase.policy);
   const interrupted = interruption(step, provoked, timeoutMs);
   const derived: Expected = {

@@ -9,6 +9,7 @@ import type { DriverToolEvent } from '../../driver/index.js';
 import type { CaseRunContext, CaseStep, Expected, HarnessCase, StepRun } from './case-model.js';
 import { deriveExpectation, waitsForDeadline } from './expectation.js';
 import { missingFeature } from './features.js';
+import { JUST_LATE_ATTEMPTS, JUST_LATE_TAKEN_TO_FAIL, type JustLateReading } from './just-late.js';
 import type { FixtureState } from './fixture.js';
 import { caseRegistration, CASE_BACKEND_ID } from './registration.js';
 import { awaitDeliveries, CaseFailure, caseEvent, mockFor, runStep } from './run-step.js';
@@ -28,7 +29,10 @@ export function caseTimeoutMs(testCase: HarnessCase, state: Pick<FixtureState, '
   return d === 'short' ? state.margins.shortDeadlineMs(testCase.transport) : state.margins.answerDeadlineMs;
 }
 
-type Attempt = { verdict: 'done' } | { verdict: 'inconclusive'; problems: string[] };
+type Attempt =
+  | { verdict: 'done' }
+  | { verdict: 'inconclusive'; problems: string[] }
+  | { verdict: 'just-late'; reading: Exclude<JustLateReading, { verdict: 'kept' }>; problems: string[] };
 
 /** Behaviours after which the backend is as it was: a following case may keep the harness. */
 const CLEAN_KINDS = new Set([
@@ -107,6 +111,7 @@ async function attemptCase(
       eventIds: events.map((e) => e.id as string),
       timeoutMs,
       lateByMs: state.margins.lateByMs,
+      justLateByMs: state.margins.justLateByMs,
       token: state.token,
     }),
   );
@@ -146,9 +151,22 @@ async function attemptCase(
     evidence.push(stepEvidence(outcome.run, outcome.problems, outcome.problems.length > 0, step.label));
     ctx.evidence({ steps: evidence });
     if (outcome.untested !== undefined) ctx.untested(outcome.untested);
+    const where = steps.length > 1 ? `call ${i + 1}${step.label ? ` (${step.label})` : ''}: ` : '';
+    const problems = outcome.problems.map((p) => `${where}${p}`);
+    if (outcome.justLate !== undefined && outcome.justLate.verdict !== 'kept') {
+      return { verdict: 'just-late', reading: outcome.justLate, problems };
+    }
+    if (problems.length > 0 && steps.some((s) => s.late === 'just')) {
+      // A just-late case's other calls only warm the harness's connection (kit/just-late.ts).
+      const why = `the warm-up call failed (${problems.join('; ')})`;
+      return { verdict: 'just-late', reading: { verdict: 'inconclusive', why }, problems };
+    }
+    if (problems.length > 0 && steps.some((s) => s.late === 'just')) {
+      // A just-late case's other calls only warm the harness's connection (kit/just-late.ts).
+      const why = `the warm-up call failed (${problems.join('; ')})`;
+      return { verdict: 'just-late', reading: { verdict: 'inconclusive', why }, problems };
+    }
     if (outcome.problems.length > 0) {
-      const where = steps.length > 1 ? `call ${i + 1}${step.label ? ` (${step.label})` : ''}: ` : '';
-      const problems = outcome.problems.map((p) => `${where}${p}`);
       if (outcome.inconclusive) return { verdict: 'inconclusive', problems };
       throw new CaseFailure(problems);
     }
@@ -156,11 +174,64 @@ async function attemptCase(
   return { verdict: 'done' };
 }
 
+/**
+ * A case with a just-late step, to a verdict on conclusive evidence (kit/just-late.ts): it passes
+ * once an attempt shows the deadline kept, fails once the harness took the just-late reply in
+ * JUST_LATE_TAKEN_TO_FAIL attempts (a correct harness that the machine kept off the CPU across its
+ * deadline may take one), and tries again, with the same deadline, while attempts show nothing.
+ */
+async function runJustLateCase(
+  state: FixtureState,
+  testCase: HarnessCase,
+  ctx: CaseContext,
+  timeoutMs: number,
+): Promise<void> {
+  if (testCase.transport !== 'http') {
+    throw new Error(`${testCase.name}: a just-late step needs the HTTP mock, which shares the suite's clock`);
+  }
+  const readings: string[] = [];
+  let taken: string[] = [];
+  for (let attempt = 0; attempt < JUST_LATE_ATTEMPTS; attempt++) {
+    let outcome: Attempt;
+    try {
+      outcome = await attemptCase(state, testCase, ctx, timeoutMs);
+    } finally {
+      state.configured = undefined;
+    }
+    if (outcome.verdict !== 'just-late') {
+      readings.push('kept');
+      ctx.evidence({ justLateAttempts: readings });
+      if (outcome.verdict === 'inconclusive') throw new CaseFailure(outcome.problems);
+      return;
+    }
+    const { reading } = outcome;
+    readings.push(
+      reading.verdict === 'taken'
+        ? `taken: the reply left ${Math.round(reading.sentAfterDeadlineMs)} ms after the deadline`
+        : `inconclusive: ${reading.why}`,
+    );
+    ctx.evidence({ justLateAttempts: readings });
+    if (reading.verdict === 'taken') {
+      taken = outcome.problems;
+      if (readings.filter((r) => r.startsWith('taken')).length >= JUST_LATE_TAKEN_TO_FAIL) break;
+    }
+  }
+  if (taken.length > 0) {
+    throw new CaseFailure([...taken, `(attempts: ${readings.join('; ')})`]);
+  }
+  ctx.untested(
+    `no attempt of ${JUST_LATE_ATTEMPTS} could send the reply just after the deadline (${readings.join('; ')})`,
+  );
+}
+
 /** Runs one case to its verdict; a lost deadline race runs it again with a longer deadline. */
 export async function runCase(state: FixtureState, testCase: HarnessCase, ctx: CaseContext): Promise<void> {
   const lacking = missingFeature(testCase, state.info);
   if (lacking !== undefined) ctx.untested(lacking);
   const base = caseTimeoutMs(testCase, state);
+  if ([testCase, ...(testCase.then ?? [])].some((s) => s.late === 'just')) {
+    return runJustLateCase(state, testCase, ctx, base);
+  }
   const tried: number[] = [];
   let last: string[] = [];
   for (let attempt = 0; attempt < DEADLINE_ATTEMPTS; attempt++) {
@@ -174,7 +245,7 @@ export async function runCase(state: FixtureState, testCase: HarnessCase, ctx: C
       state.configured = undefined;
       throw error;
     }
-    if (outcome.verdict === 'done') {
+    if (outcome.verdict !== 'inconclusive') {
       if (!leavesHarnessClean(testCase)) state.configured = undefined;
       return;
     }

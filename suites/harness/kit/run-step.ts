@@ -6,6 +6,7 @@ import type { DriverToolEvent, InvokeParams, InvokeResult } from '../../driver/i
 import type { CaseRunContext, CaseStep, Expected, HarnessCase, StepRun } from './case-model.js';
 import type { FixtureState } from './fixture.js';
 import { judgeAnswer } from './judge.js';
+import { readJustLate, type JustLateReading } from './just-late.js';
 import { CASE_BACKEND_ID } from './registration.js';
 import { checkWire } from './wire-check.js';
 import { decodeFrames, recordsForCall } from './wire-records.js';
@@ -90,7 +91,13 @@ export async function runStep(
   index: number,
   ids: { event: DriverToolEvent; expected: Expected },
   runContext: CaseRunContext,
-): Promise<{ run: StepRun; problems: string[]; untested?: string; inconclusive?: boolean }> {
+): Promise<{
+  run: StepRun;
+  problems: string[];
+  untested?: string;
+  inconclusive?: boolean;
+  justLate?: JustLateReading;
+}> {
   const { event, expected } = ids;
   const params: InvokeParams = { event };
   if (step.invoke?.budgetMs !== undefined) params.budgetMs = step.invoke.budgetMs;
@@ -137,9 +144,14 @@ export async function runStep(
     judged.length === 0 &&
     wire.problems.length > 0 &&
     deadlineRaceLost(testCase, expected, records.requests.length);
+  const justLate =
+    step.late === 'just'
+      ? readJustLate(run, problems, runContext.timeoutMs, started, state.margins)
+      : undefined;
   return {
     run,
     problems,
+    ...(justLate === undefined ? {} : { justLate }),
     ...(wire.untested === undefined ? {} : { untested: wire.untested }),
     ...(lostRace ? { inconclusive: true } : {}),
   };

@@ -26,6 +26,7 @@ const inputs = {
   eventIds: ['e1', 'e2', 'e3'],
   timeoutMs: 400,
   lateByMs: 300,
+  justLateByMs: 60,
   token: 'tok',
 };
 const endpoints = {

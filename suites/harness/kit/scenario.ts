@@ -29,6 +29,8 @@ export interface ScenarioInputs {
   eventIds: readonly string[];
   timeoutMs: number;
   lateByMs: number;
+  /** How long after the deadline a `late: 'just'` reply leaves (the scaled `justLateByMs`). */
+  justLateByMs: number;
   /** The bearer token the mock requires on every HTTP request of an auth case. */
   token: string;
 }
@@ -42,7 +44,11 @@ function stepRule(
 ): Rule {
   const filled = withEventId(step.behaviour, inputs.eventIds[index] as string);
   const behaviour = step.late
-    ? { kind: 'delay' as const, ms: inputs.timeoutMs + inputs.lateByMs, then: filled }
+    ? {
+        kind: 'delay' as const,
+        ms: inputs.timeoutMs + (step.late === 'just' ? inputs.justLateByMs : inputs.lateByMs),
+        then: filled,
+      }
     : filled;
   return {
     name: `step ${index + 1}`,

@@ -19,6 +19,18 @@ export const HARNESS_MARGINS = {
    */
   lateByMs: 300,
   /**
+   * A `late: 'just'` reply leaves this long after the deadline (from the request's arrival at the
+   * mock, which the harness's own deadline started before): a harness that stretches its deadline
+   * a little takes it; one that keeps it never sees it.
+   */
+  justLateByMs: 60,
+  /**
+   * An attempt of a just-late case shows that the harness kept its deadline only when the reply
+   * left, or the call was answered, within `justLateByMs` plus this of the deadline as counted
+   * from the suite's invoke; later (a loaded machine), it shows nothing and the case tries again.
+   */
+  justLateWindowMs: 60,
+  /**
    * How long the suite waits for a delivery the driver's answer implies has happened (stdio mocks
    * record through the control server, after booting). Only a failing case waits this long.
    */
@@ -42,6 +54,8 @@ export interface ScaledMargins {
   answerDeadlineMs: number;
   shortDeadlineMs(transport: HarnessTransport): number;
   lateByMs: number;
+  justLateByMs: number;
+  justLateWindowMs: number;
   deliveryWaitMs: number;
   settleToleranceMs: number;
 }
@@ -53,6 +67,8 @@ export function scaledMargins(scale: number): ScaledMargins {
     answerDeadlineMs: s(HARNESS_MARGINS.answerDeadlineMs),
     shortDeadlineMs: (transport) => s(HARNESS_MARGINS.shortDeadlineMs[transport]),
     lateByMs: s(HARNESS_MARGINS.lateByMs),
+    justLateByMs: s(HARNESS_MARGINS.justLateByMs),
+    justLateWindowMs: s(HARNESS_MARGINS.justLateWindowMs),
     deliveryWaitMs: s(HARNESS_MARGINS.deliveryWaitMs),
     settleToleranceMs: s(HARNESS_MARGINS.settleToleranceMs),
   };
