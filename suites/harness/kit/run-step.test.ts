@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Expected, HarnessCase } from './case-model.js';
-import { deadlineRaceLost } from './run-step.js';
+import { answerDeadlineOutrun, deadlineRaceLost } from './run-step.js';
 
 const testCase: HarnessCase = {
   name: 'AHP-FAIL-001/x',
@@ -31,5 +31,29 @@ describe('deadlineRaceLost', () => {
     expect(
       deadlineRaceLost(testCase, { ...expected, audit: { ...expected.audit, classes: ['malformed'] } }, 0),
     ).toBe(false);
+  });
+});
+
+describe('answerDeadlineOutrun', () => {
+  const answered: Expected = {
+    ...expected,
+    decision: 'continue',
+    synthetic: false,
+    audit: { outcome: 'no-effect', policy: 'fail-open' },
+  };
+  const timedOut = { failureClass: 'deadline-exceeded', attempts: 3 };
+
+  it('is inconclusive when the deadline ended the call before a counted attempt reached the mock', () => {
+    expect(answerDeadlineOutrun(testCase, answered, timedOut, 2)).toBe(true);
+  });
+
+  it('is a real verdict otherwise', () => {
+    expect(answerDeadlineOutrun(testCase, answered, timedOut, 3)).toBe(false);
+    expect(answerDeadlineOutrun({ ...testCase, deadline: 500 }, answered, timedOut, 2)).toBe(false);
+    expect(answerDeadlineOutrun(testCase, expected, timedOut, 2)).toBe(false);
+    expect(answerDeadlineOutrun(testCase, answered, { ...timedOut, failureClass: 'malformed' }, 2)).toBe(
+      false,
+    );
+    expect(answerDeadlineOutrun(testCase, answered, undefined, 0)).toBe(false);
   });
 });
