@@ -45,10 +45,20 @@ export class UsageError extends Error {
 
 /** The target (driver, backend) could not be exercised: exit 3. */
 export class TargetError extends Error {
-  constructor(message: string) {
+  /** Lines printed after the sentence (the target's stderr tail). */
+  readonly details: readonly string[];
+
+  constructor(message: string, details: readonly string[] = []) {
     super(message);
     this.name = 'TargetError';
+    this.details = details;
   }
+}
+
+/** The lines that show a target's stderr tail under the sentence that says why it stopped. */
+export function stderrTailLines(tail: readonly string[]): string[] {
+  if (tail.length === 0) return ['(the driver wrote nothing on stderr)'];
+  return [`Last ${tail.length} line(s) the driver wrote on stderr:`, ...tail.map((l) => `  | ${l}`)];
 }
 
 export function writeLine(stream: Writable, text: string): void {

@@ -57,6 +57,7 @@ export async function run(io: CliIo): Promise<number> {
     }
     if (error instanceof TargetError) {
       writeLine(io.stderr, `ahp-conformance ${name}: ${error.message}`);
+      for (const line of error.details) writeLine(io.stderr, line);
       return EXIT.targetUnreachable;
     }
     throw error;

@@ -15,13 +15,14 @@ import {
 } from '../../suites/driver/index.js';
 import { claimFor } from '../../suites/harness/families/core-claim-rules.js';
 import { redactJson } from '../../suites/backend/redact.js';
+import { stderrTail } from '../../suites/kit/case-meta.js';
 import { SUITE_VERSION } from '../../suites/harness/kit/fixture.js';
 import type { HarnessTarget } from '../../suites/harness/kit/provided.js';
 import { ensureBundles } from '../bundles.js';
 import { nextSteps } from '../console/next-steps.js';
 import { createConsoleProgress } from '../console/progress.js';
 import { renderConsoleSummary } from '../console/summary.js';
-import { EXIT, TargetError, writeLine, type CliIo } from '../io.js';
+import { EXIT, stderrTailLines, TargetError, writeLine, type CliIo } from '../io.js';
 import { COMMON_FLAGS, COMMON_HELP, parseCommandLine, type ResolvedOptions } from '../options/resolve.js';
 import { runSuite, suiteSettings, type SuiteRunOutcome, type SuiteRunPlan } from '../pipeline/suite-run.js';
 import {
@@ -51,7 +52,8 @@ Examples:
 ${COMMON_HELP}
 
 Exit codes: 0 no MUST failed, 1 conformance failures, 2 usage or configuration error,
-3 the driver could not be started or initialized.`;
+3 the driver could not be started or initialized, or exited or stopped answering during the run
+(the report of the cases judged before is still written).`;
 
 /** The bundled reference harness's driver: what `harness` runs with no command. */
 export function referenceDriverCommand(): string[] {
@@ -85,7 +87,11 @@ export function redactCommand(argv: readonly string[]): string[] {
   return out;
 }
 
-/** Starts the driver once, initializes it, and shuts it down: the claim, or exit 3 in one sentence. */
+/**
+ * Starts the driver once, initializes it, and shuts it down (stdin closed, then SIGTERM; no
+ * harness was configured, so there is nothing to `close`): the claim, or exit 3 in one sentence
+ * with the driver's stderr tail.
+ */
 export async function preflightDriver(
   command: readonly string[],
   io: Pick<CliIo, 'env' | 'cwd'>,
@@ -97,13 +103,13 @@ export async function preflightDriver(
       { protocolVersion: options.protocolVersion, suiteVersion: SUITE_VERSION },
       { timeoutScale: options.timeoutScale, env: { ...io.env }, cwd: io.cwd },
     );
-    await client.close().catch(() => undefined);
     await client.dispose();
     return info;
   } catch (error) {
-    if (error instanceof DriverUnavailableError || error instanceof DriverProtocolError) {
-      throw new TargetError(error.message);
+    if (error instanceof DriverUnavailableError) {
+      throw new TargetError(error.message, stderrTailLines(stderrTail(error.stderr)));
     }
+    if (error instanceof DriverProtocolError) throw new TargetError(error.message);
     throw error;
   }
 }
@@ -186,24 +192,49 @@ async function runHarness(args: readonly string[], io: CliIo): Promise<number> {
   const heading = options.shard
     ? `Running shard ${shardLabel(options.shard)} of the harness suite`
     : 'Running the harness suite';
-  const progress = console ? createConsoleProgress(io.stdout, heading) : undefined;
+  const progress = console
+    ? createConsoleProgress(io.stdout, heading, { transcriptAt: transcriptAt(options) })
+    : undefined;
   const outcome: SuiteRunOutcome = await runSuite({
     ...plan,
     onShardPlanned: (shard, cases, selected) =>
       writeLine(io.stdout, shardProgressLine(shard, cases, selected)),
     ...(progress
-      ? { onCase: (c) => progress.onCase(c), onFilesCollected: (n) => progress.onFilesCollected(n) }
+      ? {
+          onCase: (c) => progress.onCase(c),
+          onFilesCollected: (n) => progress.onFilesCollected(n),
+          onRepeat: (run, of, n) => progress.onRepeat(run, of, n),
+          onRepeated: (cases) => progress.onRepeated(cases),
+        }
       : {}),
   });
   // Should the suite's bearer token ever reach evidence, every reporter gets it redacted, not only JSON.
   const safe = redactJson(outcome.report as unknown as JsonValue, [token]) as unknown as Report;
   const files = await writeReports(safe, options, renderers([token]));
+  const stopped = safe.stopped;
   if (console) {
     writeLine(io.stdout, renderConsoleSummary(safe, { strict: options.strict, files }));
-    const next = nextSteps(safe, { command: 'harness', args, files, failed: outcome.exitCode !== 0 });
+    const next = stopped
+      ? []
+      : nextSteps(safe, { command: 'harness', args, files, failed: outcome.exitCode !== 0 });
     if (next.length > 0) writeLine(io.stdout, next.join('\n'));
   } else for (const file of files) writeLine(io.stdout, `Report: ${file}`);
+  if (stopped) {
+    writeLine(io.stderr, `ahp-conformance harness: ${stopped.message}`);
+    for (const line of stderrTailLines(stopped.stderrTail)) writeLine(io.stderr, line);
+    return EXIT.targetUnreachable;
+  }
   return outcome.exitCode === 0 ? EXIT.ok : EXIT.conformanceFailure;
+}
+
+/** Where a failing case's full wire transcript will be: the JSON or HTML report, if one is written. */
+function transcriptAt(options: ResolvedOptions): string {
+  const file = options.reporters.includes('json')
+    ? 'report.json'
+    : options.reporters.includes('html')
+      ? 'report.html'
+      : undefined;
+  return file === undefined ? 'the JSON report (add --reporter json)' : join(options.outputDir, file);
 }
 
 /** The `harness` subcommand. */

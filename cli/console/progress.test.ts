@@ -1,7 +1,13 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CaseResult } from '../runner/case-result.js';
-import { createConsoleProgress, PROGRESS_ERROR_LINES, progressLines, statusLabel } from './progress.js';
+import {
+  createConsoleProgress,
+  PROGRESS_ERROR_LINES,
+  progressLines,
+  repeatLines,
+  statusLabel,
+} from './progress.js';
 
 function result(over: Partial<CaseResult>): CaseResult {
   return {
@@ -51,5 +57,42 @@ describe('console progress', () => {
     expect(text).toBe(
       'backend suite (1 suite file(s))\nPASS     AHP-RPC-001/transport:http/reply (7 ms)\nFAIL     AHP-VER-001/x (7 ms)\n         boom\n',
     );
+  });
+
+  it('shows the driver stderr and the first frames under a failing case, and where the transcript is', () => {
+    const lines = progressLines(
+      result({
+        status: 'fail',
+        errors: ['boom'],
+        stderrTail: ['panic: oh no'],
+        frames: ['> #1 http conn 1 at 5 ms: {}'],
+        framesTotal: 3,
+      }),
+      { transcriptAt: 'reports/report.json' },
+    );
+    expect(lines.slice(1)).toEqual([
+      '         boom',
+      '         driver stderr during the case (last 1 line(s)):',
+      '           | panic: oh no',
+      '         frames the mock recorded (3 in all):',
+      '           > #1 http conn 1 at 5 ms: {}',
+      "           full transcript: the case's evidence in reports/report.json",
+    ]);
+  });
+
+  it('prints the case during which the target stopped, and nothing for cases left unrun', () => {
+    const stopped = result({ status: 'skipped', note: 'not judged: The driver "x" exited.' });
+    expect(progressLines(stopped)).toEqual([
+      'STOPPED  AHP-RPC-001/transport:http/reply (7 ms)',
+      '         not judged: The driver "x" exited.',
+    ]);
+  });
+
+  it('lists each repeated case with its runs and verdict', () => {
+    const repeat = { runs: 3, passed: 2, failed: 1, verdict: 'flaky' as const };
+    expect(repeatLines([result({ repeat }), result({ name: 'other' })])).toEqual([
+      'Repeated 1 timing case(s):',
+      '  FLAKY  AHP-RPC-001/transport:http/reply: 3 runs, 2 passed, 1 failed',
+    ]);
   });
 });

@@ -61,9 +61,11 @@ export function renderConsoleSummary(
     options.strict && ids('warn') !== '' ? `${ids('warn')} warned, and --strict fails warnings` : '',
   ].filter((w) => w !== '');
   lines.push(
-    ok
-      ? 'Verdict: conformant (no MUST requirement failed).'
-      : `Verdict: not conformant${why.length > 0 ? `: ${why.join('; ')}` : ''}.`,
+    report.stopped
+      ? 'Verdict: none: the run stopped before every case was judged (the target stopped being usable).'
+      : ok
+        ? 'Verdict: conformant (no MUST requirement failed).'
+        : `Verdict: not conformant${why.length > 0 ? `: ${why.join('; ')}` : ''}.`,
   );
   for (const file of options.files ?? []) lines.push(`Report: ${file}`);
   return lines.join('\n');

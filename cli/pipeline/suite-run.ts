@@ -1,5 +1,5 @@
 import type { JsonValue } from '../../protocol/json.js';
-import type { SuiteSettings } from '../../suites/kit/case-meta.js';
+import type { SuiteSettings, TargetStopped } from '../../suites/kit/case-meta.js';
 import { applyKnownFailures, type BaselineSummary } from '../known-failures/apply.js';
 import { optionsForReport, type ResolvedOptions } from '../options/resolve.js';
 import { isTimingCase, mergeRepeats } from '../repeat/repeat.js';
@@ -40,16 +40,31 @@ export interface SuiteRunPlan {
   onShardPlanned?: (shard: ShardSpec, cases: number, selected: number) => void;
   /** Called before each extra run of `--repeat`, with its number (2..N) and case count. */
   onRepeat?: (run: number, of: number, cases: number) => void;
+  /** Called once after `--repeat`, with each repeated case and its verdict over the runs. */
+  onRepeated?: (cases: readonly CaseResult[]) => void;
   /** Wall clock for the report's start and duration; tests pass a fixed one. */
   now?: () => number;
   /** The runner; tests may wrap it. */
   runner?: (options: ConformanceRunOptions) => Promise<ConformanceRun>;
 }
 
-/** The report of a run and its exit code (0 or 1). */
+/** The report of a run and its exit code (0 or 1; a stopped run is the command's exit 3). */
 export interface SuiteRunOutcome {
   report: Report;
   exitCode: 0 | 1;
+}
+
+/**
+ * Progress sees each case as the report will: a failure the baseline lists is printed as a known
+ * failure, not as a failure.
+ */
+function withBaseline(
+  onCase: ((result: CaseResult) => void) | undefined,
+  options: ResolvedOptions,
+): ((result: CaseResult) => void) | undefined {
+  const baseline = options.knownFailures;
+  if (!onCase || !baseline) return onCase;
+  return (result) => onCase(applyKnownFailures([result], baseline).cases[0] ?? result);
 }
 
 /** The values the suites read through `inject('ahpSettings')`. */
@@ -163,13 +178,14 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
           ...base,
           include,
           ...(testNamePattern !== undefined ? { testNamePattern } : {}),
-          ...(plan.onCase ? { onCase: plan.onCase } : {}),
+          ...(plan.onCase ? { onCase: withBaseline(plan.onCase, options) as (r: CaseResult) => void } : {}),
           ...(plan.onFilesCollected ? { onFilesCollected: plan.onFilesCollected } : {}),
         });
   let cases = universe && chosen ? withUnselected(first.cases, universe, chosen) : first.cases;
   const runErrors = [...first.runErrors];
   const timing = cases.filter((c) => (c.status === 'pass' || c.status === 'fail') && isTimingCase(c));
-  if (options.repeat > 1 && timing.length > 0) {
+  // A run the target stopped is not repeated: the target is gone.
+  if (options.repeat > 1 && timing.length > 0 && first.stopped === undefined) {
     const extra: CaseResult[][] = [];
     for (let run = 2; run <= options.repeat; run++) {
       plan.onRepeat?.(run, options.repeat, timing.length);
@@ -182,6 +198,7 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
       runErrors.push(...again.runErrors);
     }
     cases = mergeRepeats(cases, extra);
+    plan.onRepeated?.(cases.filter((c) => c.repeat !== undefined));
   }
   let baseline: BaselineSummary | undefined;
   if (options.knownFailures) {
@@ -192,7 +209,7 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
     cases = applied.cases;
     baseline = applied.summary;
   }
-  return finish(plan, started, now(), cases, runErrors, baseline, shard);
+  return finish(plan, started, now(), cases, runErrors, baseline, shard, first.stopped);
 }
 
 function finish(
@@ -203,6 +220,7 @@ function finish(
   runErrors: string[],
   baseline: BaselineSummary | undefined,
   shard?: ShardRecord,
+  stopped?: TargetStopped,
 ): SuiteRunOutcome {
   const report = buildReport({
     version: plan.version,
@@ -217,6 +235,7 @@ function finish(
     options: optionsForReport(plan.options),
     ...(baseline ? { baseline } : {}),
     ...(shard ? { shard } : {}),
+    ...(stopped ? { stopped } : {}),
   });
   return { report, exitCode: conformanceExitCode(report, plan.options.strict) };
 }

@@ -45,6 +45,8 @@ describe('renderHtml', () => {
     expect(late[0]?.attributes.open).toBe('open');
     expect(textOf(late[0]!)).toContain('Evidence (wire transcript)');
     expect(textOf(late[0]!)).toContain('Repeated 3 times: 2 passed, 1 failed (flaky).');
+    expect(textOf(late[0]!)).toContain('Driver stderr during the case');
+    expect(textOf(late[0]!)).toContain('driver: invoking evt-1');
     const passing = details.find((d) => textOf(d).includes('AHP-FAIL-001/transport:http'));
     expect(passing?.attributes.open).toBeUndefined();
   });

@@ -43,6 +43,8 @@ function caseDetails(c: ReportCase): string {
     );
   }
   if (c.errors && c.errors.length > 0) body.push('<h4>Failure</h4>', ...c.errors.map(pre));
+  if (c.stderrTail && c.stderrTail.length > 0)
+    body.push('<h4>Driver stderr during the case (last lines)</h4>', pre(c.stderrTail.join('\n')));
   if (c.evidence !== undefined)
     body.push('<h4>Evidence (wire transcript)</h4>', pre(JSON.stringify(c.evidence, null, 2)));
   // Failures open by default: they are what a reader came for.
@@ -99,7 +101,10 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
     ['Duration', `${(report.durationMs / 1000).toFixed(1)} s`],
   ];
   const runErrors =
-    report.runErrors.length === 0 ? '' : `<h2>Run errors</h2>${report.runErrors.map(pre).join('')}`;
+    (report.runErrors.length === 0 ? '' : `<h2>Run errors</h2>${report.runErrors.map(pre).join('')}`) +
+    (report.stopped
+      ? `<h2>The run stopped</h2><p>${x(report.stopped.message)}</p>${pre(report.stopped.stderrTail.join('\n'))}`
+      : '');
   return [
     '<!DOCTYPE html>',
     '<html lang="en">',

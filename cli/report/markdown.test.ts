@@ -38,6 +38,8 @@ describe('Markdown report', () => {
     expect(failures).toContain('### AHP-FAIL-002/transport:stdio-persistent/late-reply');
     expect(failures).toContain('expected deny, got continue');
     expect(failures).toContain('+412ms');
+    expect(failures).toContain('Driver stderr during the case (last lines):');
+    expect(failures).toContain('driver: invoking evt-1');
     // Passing cases are counted, not detailed.
     expect(failures).not.toContain('AHP-REG-001/no-policy\n');
     expect(md.slice(md.indexOf('## Untested'))).toContain(

@@ -124,6 +124,13 @@ function caseSection(c: ReportCase): string {
   if (c.repeat)
     lines.push('', `Repeated ${c.repeat.runs} times: ${c.repeat.passed} passed, ${c.repeat.failed} failed.`);
   if (c.errors && c.errors.length > 0) lines.push('', fenced(cut(c.errors.join('\n\n')), 'text'));
+  if (c.stderrTail && c.stderrTail.length > 0)
+    lines.push(
+      '',
+      'Driver stderr during the case (last lines):',
+      '',
+      fenced(c.stderrTail.join('\n'), 'text'),
+    );
   if (c.evidence !== undefined)
     lines.push(
       '',
@@ -173,6 +180,11 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
   ];
   if (report.runErrors.length > 0) {
     out.push('', '## Run errors', '', ...report.runErrors.map((e) => fenced(cut(e), 'text')));
+  }
+  if (report.stopped) {
+    out.push('', '## The run stopped', '', inline(report.stopped.message));
+    if (report.stopped.stderrTail.length > 0)
+      out.push('', fenced(report.stopped.stderrTail.join('\n'), 'text'));
   }
   const b = report.baseline;
   if (b) {

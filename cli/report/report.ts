@@ -2,6 +2,7 @@ import type { JsonValue } from '../../protocol/json.js';
 import { requirementById, type RequirementLevel } from '../../protocol/requirements.js';
 import { baselineFails, type BaselineSummary } from '../known-failures/apply.js';
 import type { RepeatSummary } from '../repeat/repeat.js';
+import type { TargetStopped } from '../../suites/kit/case-meta.js';
 import { isMandatory, type CaseResult, type CaseStatus } from '../runner/case-result.js';
 import type { ShardRecord } from '../shard/record.js';
 import { requirementStatus, type ReportedStatus } from './status.js';
@@ -28,6 +29,8 @@ export interface ReportCase {
   evidence?: JsonValue;
   /** Set when the case ran several times (`--repeat`). */
   repeat?: RepeatSummary;
+  /** The last lines the target wrote on stderr during the failing case (bounded). */
+  stderrTail?: string[];
 }
 
 export interface ReportRequirement {
@@ -66,6 +69,8 @@ export interface Report {
   baseline?: BaselineSummary;
   /** Set in the partial report of a `--shard` run: `merge` joins the shards' reports. */
   shard?: ShardRecord;
+  /** Set when the target stopped being usable and the run stopped there (exit code 3). */
+  stopped?: TargetStopped;
 }
 
 export interface ReportInput {
@@ -81,6 +86,7 @@ export interface ReportInput {
   options?: JsonValue;
   baseline?: BaselineSummary;
   shard?: ShardRecord;
+  stopped?: TargetStopped;
 }
 
 /** Groups cases by requirement (a case asserting several requirements appears under each). */
@@ -98,6 +104,7 @@ export function buildReport(input: ReportInput): Report {
       ...(c.errors.length > 0 ? { errors: c.errors } : {}),
       ...(c.evidence !== undefined ? { evidence: c.evidence } : {}),
       ...(c.repeat !== undefined ? { repeat: c.repeat } : {}),
+      ...(c.stderrTail !== undefined ? { stderrTail: c.stderrTail } : {}),
     };
     for (const id of c.requirements) byId.set(id, [...(byId.get(id) ?? []), entry]);
   }
@@ -136,6 +143,7 @@ export function buildReport(input: ReportInput): Report {
     ...(input.options !== undefined ? { options: input.options } : {}),
     ...(input.baseline !== undefined ? { baseline: input.baseline } : {}),
     ...(input.shard !== undefined ? { shard: input.shard } : {}),
+    ...(input.stopped !== undefined ? { stopped: input.stopped } : {}),
   };
 }
 

@@ -22,6 +22,12 @@ export interface CaseResult {
   evidence?: JsonValue;
   /** Set for a timing case run several times (`--repeat N`). */
   repeat?: RepeatSummary;
+  /** The last lines the target wrote on stderr during a failing case (bounded). */
+  stderrTail?: string[];
+  /** The first frames the mock recorded for a failing case, one line each. */
+  frames?: string[];
+  /** How many frames the mock recorded for it in all (the evidence holds the transcript). */
+  framesTotal?: number;
 }
 
 /** True for the levels whose failure fails the run without `--strict`. */

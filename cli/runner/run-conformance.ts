@@ -2,8 +2,14 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { BaseSequencer, startVitest } from 'vitest/node';
-import type { TestCase, TestSpecification } from 'vitest/node';
-import { MAX_CONCURRENT_CASES, UNTESTED_PREFIX, type CaseMeta } from '../../suites/kit/case-meta.js';
+import type { TestCase, TestSpecification, Vitest } from 'vitest/node';
+import {
+  MAX_CONCURRENT_CASES,
+  TARGET_STOPPED_PREFIX,
+  UNTESTED_PREFIX,
+  type CaseMeta,
+  type TargetStopped,
+} from '../../suites/kit/case-meta.js';
 import type { CaseResult } from './case-result.js';
 
 /** The package root: suites ship inside the package and are found relative to it. */
@@ -28,7 +34,15 @@ export interface ConformanceRun {
   cases: CaseResult[];
   /** Errors outside any case (a crash in a suite file): they make the run fail. */
   runErrors: string[];
+  /**
+   * Set when the target stopped being usable during the run (its driver exited or stopped
+   * answering): the run was cancelled there; cases judged before keep their verdicts.
+   */
+  stopped?: TargetStopped;
 }
+
+/** The note of a case the run did not reach because the target stopped. */
+export const NOT_RUN_AFTER_STOP = 'not run: the run stopped because the target stopped being usable';
 
 function toResult(testCase: TestCase): CaseResult {
   const meta: CaseMeta | undefined = testCase.meta().ahp;
@@ -44,7 +58,11 @@ function toResult(testCase: TestCase): CaseResult {
         : untested
           ? 'untested'
           : 'skipped';
-  const note = meta?.untested ?? (result.state === 'skipped' ? result.note : undefined);
+  const skipNote = result.state === 'skipped' ? result.note : undefined;
+  const note =
+    meta?.untested ??
+    (meta?.targetStopped ? `${TARGET_STOPPED_PREFIX}${meta.targetStopped.message}` : skipNote);
+  const diagnostics = result.state === 'failed' ? meta?.diagnostics : undefined;
   const errors =
     result.state === 'failed'
       ? result.errors.map((e) => stripVTControlCharacters(e.message ?? String(e)))
@@ -63,6 +81,11 @@ function toResult(testCase: TestCase): CaseResult {
       ? { note: note.startsWith(UNTESTED_PREFIX) ? note.slice(UNTESTED_PREFIX.length) : note }
       : {}),
     ...(meta?.evidence !== undefined ? { evidence: meta.evidence } : {}),
+    ...(diagnostics?.stderrTail && diagnostics.stderrTail.length > 0
+      ? { stderrTail: diagnostics.stderrTail }
+      : {}),
+    ...(diagnostics?.frames && diagnostics.frames.length > 0 ? { frames: diagnostics.frames } : {}),
+    ...(diagnostics?.framesTotal !== undefined ? { framesTotal: diagnostics.framesTotal } : {}),
   };
 }
 
@@ -98,6 +121,8 @@ export function sortLongestFirst<T extends { moduleId: string }>(
 export async function runConformance(options: ConformanceRunOptions): Promise<ConformanceRun> {
   const seen = new Map<string, CaseResult>();
   const previousExitCode = process.exitCode;
+  let vitestRef: Vitest | undefined;
+  let stopped: TargetStopped | undefined;
   const vitest = await startVitest(
     'test',
     [],
@@ -124,6 +149,9 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Co
       ...(options.maxWorkers !== undefined ? { maxWorkers: options.maxWorkers } : {}),
       reporters: [
         {
+          onInit(ctx) {
+            vitestRef = ctx;
+          },
           onTestRunStart(specifications) {
             options.onFilesCollected?.(specifications.length);
           },
@@ -131,6 +159,12 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Co
             const result = toResult(testCase);
             seen.set(testCase.id, result);
             options.onCase?.(result);
+            const stop = testCase.meta().ahp?.targetStopped;
+            if (stop !== undefined && stopped === undefined) {
+              // One broken target is reported once: the cases still queued would only repeat it.
+              stopped = stop;
+              void vitestRef?.cancelCurrentRun('test-failure');
+            }
           },
         },
       ],
@@ -140,8 +174,11 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Co
   );
   const cases: CaseResult[] = [];
   for (const module of vitest.state.getTestModules()) {
-    for (const testCase of module.children.allTests())
-      cases.push(seen.get(testCase.id) ?? toResult(testCase));
+    for (const testCase of module.children.allTests()) {
+      const result = seen.get(testCase.id) ?? toResult(testCase);
+      const unreached = stopped !== undefined && result.status === 'skipped' && result.note === undefined;
+      cases.push(unreached ? { ...result, note: NOT_RUN_AFTER_STOP } : result);
+    }
   }
   const runErrors = vitest.state.getUnhandledErrors().map((e) => {
     const err = e as { message?: string; stack?: string };
@@ -153,5 +190,5 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Co
   await vitest.close();
   // startVitest sets process.exitCode itself; the CLI decides the exit code from the results.
   process.exitCode = previousExitCode;
-  return { cases, runErrors };
+  return { cases, runErrors, ...(stopped !== undefined ? { stopped } : {}) };
 }

@@ -29,4 +29,16 @@ describe('BoundedTail', () => {
       ),
     );
   });
+
+  it('gives what was pushed after a mark, within the kept bytes', () => {
+    const tail = new BoundedTail(8);
+    tail.push(Buffer.from('abc'));
+    const mark = tail.total;
+    tail.push(Buffer.from('def'));
+    expect(tail.textSince(mark)).toBe('def');
+    tail.push(Buffer.from('ghijkl'));
+    // 'def' partly dropped: what is kept of the bytes after the mark.
+    expect(tail.textSince(mark)).toBe('efghijkl');
+    expect(tail.textSince(tail.total)).toBe('');
+  });
 });

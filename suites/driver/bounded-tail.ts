@@ -40,6 +40,17 @@ export class BoundedTail {
     }
   }
 
+  /** Bytes pushed so far, dropped ones included: a mark for `textSince`. */
+  get total(): number {
+    return this.dropped + this.size;
+  }
+
+  /** The kept bytes pushed after `mark` (a `total` read earlier) as text; all kept when older. */
+  textSince(mark: number): string {
+    const skip = Math.max(0, mark - this.dropped);
+    return Buffer.concat(this.chunks).subarray(skip).toString('utf8');
+  }
+
   /** The kept bytes as text; a character cut at the front shows as U+FFFD. */
   text(): string {
     return Buffer.concat(this.chunks).toString('utf8');

@@ -6,6 +6,8 @@ export interface DriverTimeouts {
   configureMs: number;
   invokeMs: number;
   closeMs: number;
+  /** The liveness request sent after a call timed out (see `DriverClient`). */
+  probeMs: number;
 }
 
 /**
@@ -17,7 +19,14 @@ export const DEFAULT_DRIVER_TIMEOUTS: Readonly<DriverTimeouts> = {
   configureMs: 15_000,
   invokeMs: 30_000,
   closeMs: 15_000,
+  probeMs: 5_000,
 };
+
+/**
+ * Calls in a row the driver leaves unanswered (each past its timeout, its liveness request
+ * answered) before the session counts as ended: a driver that still reads but never answers.
+ */
+export const MAX_CONSECUTIVE_TIMEOUTS = 3;
 
 /** How long a driver gets between SIGTERM and SIGKILL (scaled like the timeouts). */
 export const DEFAULT_DRIVER_KILL_GRACE_MS = 2_000;

@@ -213,4 +213,39 @@ describe('DriverClient timeouts and disposal', () => {
     const error = (await outcome) as DriverUnavailableError;
     expect(error.reason).toBe('disposed');
   });
+
+  it('a driver that stops answering after initialize ends the session (unresponsive) once the liveness request goes unanswered too', async () => {
+    const client = fake('stall-after-init', { timeouts: { configureMs: 100, probeMs: 200 } });
+    await client.initialize(INIT);
+    const error = (await rejection(client.configure({ registration: {} }))) as DriverUnavailableError;
+    expect(error).toBeInstanceOf(DriverUnavailableError);
+    expect(error.reason).toBe('unresponsive');
+    expect(error.message).toContain('"configure" within 100 ms');
+    expect(client.ended).toBe(error);
+    expect(await rejection(client.invoke({ event: EVENT }))).toBe(error);
+  });
+
+  it('a call the driver leaves unanswered while it answers the liveness request is its own timeout, up to three in a row', async () => {
+    const client = fake('hang-configure', { timeouts: { configureMs: 50, probeMs: 2000 } });
+    await client.initialize(INIT);
+    for (let i = 0; i < 2; i++) {
+      expect(await rejection(client.configure({ registration: {} }))).toBeInstanceOf(DriverTimeoutError);
+    }
+    expect(client.ended).toBeUndefined();
+    const third = (await rejection(client.configure({ registration: {} }))) as DriverUnavailableError;
+    expect(third.reason).toBe('unresponsive');
+    expect(third.message).toContain('3 calls in a row');
+  });
+
+  it('an answered call resets the count of calls left unanswered in a row', async () => {
+    const client = fake('hang-configure', { timeouts: { configureMs: 50, probeMs: 2000 } });
+    await client.initialize(INIT);
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 2; i++) {
+        expect(await rejection(client.configure({ registration: {} }))).toBeInstanceOf(DriverTimeoutError);
+      }
+      await client.invoke({ event: EVENT });
+    }
+    expect(client.ended).toBeUndefined();
+  });
 });

@@ -6,6 +6,7 @@ import {
   DEFAULT_DRIVER_KILL_GRACE_MS,
   DEFAULT_DRIVER_TIMEOUTS,
   DEFAULT_STDERR_LIMIT_BYTES,
+  MAX_CONSECUTIVE_TIMEOUTS,
   type DriverCallOptions,
   type DriverClientOptions,
   type DriverTimeouts,
@@ -36,10 +37,16 @@ import {
 } from './validate.js';
 
 interface Pending {
-  method: DriverMethod;
+  method: DriverMethod | typeof LIVENESS_METHOD;
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
+
+/**
+ * The method of the liveness request: not a v1 method, so a driver that still reads its stdin
+ * answers it with -32601 (any answer will do).
+ */
+export const LIVENESS_METHOD = 'ahp-conformance/liveness';
 
 const TIMEOUT_KEYS: Record<DriverMethod, keyof DriverTimeouts> = {
   initialize: 'initializeMs',
@@ -82,6 +89,10 @@ export class DriverClient {
   private readonly abandoned = new Set<number>();
   private nextId = 1;
   private failure: Error | undefined;
+  /** Calls timed out since the driver last answered one. */
+  private consecutiveTimeouts = 0;
+  /** The liveness request in flight, shared by calls that time out together. */
+  private probing: Promise<boolean> | undefined;
   private disposal: Promise<void> | undefined;
 
   /** Spawns the driver; calls fail with `DriverUnavailableError` if it cannot start or dies. */
@@ -123,9 +134,24 @@ export class DriverClient {
     return this.process.exit;
   }
 
+  /** The error that ended the session (the driver exited, stopped answering, broke the framing). */
+  get ended(): Error | undefined {
+    return this.failure;
+  }
+
   /** The last bytes the driver wrote on stderr (bounded). */
   stderrText(): string {
     return this.process.stderrText();
+  }
+
+  /** A mark for `stderrSince` (bytes written on stderr so far). */
+  stderrMark(): number {
+    return this.process.stderrMark();
+  }
+
+  /** What the driver wrote on stderr after `mark` (bounded). */
+  stderrSince(mark: number): string {
+    return this.process.stderrSince(mark);
   }
 
   /** `initialize`: every failure here means the driver cannot be exercised. */
@@ -184,9 +210,10 @@ export class DriverClient {
       this.pending.set(id, { method, resolve, reject }),
     );
     const timer = this.clock.sleep(timeoutMs, stopTimer.signal).then(
-      () => {
+      async () => {
         if (!this.pending.delete(id)) return;
         this.abandoned.add(id);
+        if (method !== 'initialize') await this.stillAnswering(method, timeoutMs);
         throw new DriverTimeoutError(method, timeoutMs);
       },
       () => undefined,
@@ -197,6 +224,64 @@ export class DriverClient {
     } finally {
       stopTimer.abort();
     }
+  }
+
+  /**
+   * After `method` timed out: ends the session (throwing why) when the driver no longer answers,
+   * that is when it leaves a liveness request unanswered too, or when this is the
+   * `MAX_CONSECUTIVE_TIMEOUTS`th call in a row it left unanswered. Otherwise the timeout is the
+   * call's own (a harness that never settles it) and the case decides.
+   */
+  private async stillAnswering(method: DriverMethod, timeoutMs: number): Promise<void> {
+    this.consecutiveTimeouts++;
+    const waited = `"${method}" within ${Math.round(timeoutMs)} ms`;
+    const fix =
+      'fix the driver so that it reads its stdin and answers every request, or raise --timeout-scale if the machine is slow';
+    if (this.consecutiveTimeouts >= MAX_CONSECUTIVE_TIMEOUTS) {
+      this.fail(
+        this.unavailable(
+          'unresponsive',
+          `left ${this.consecutiveTimeouts} calls in a row unanswered (the last: ${waited}); ${fix}`,
+        ),
+      );
+    } else {
+      this.probing ??= this.probe().finally(() => {
+        this.probing = undefined;
+      });
+      const probeMs = this.timeouts.probeMs * this.scale;
+      if (!(await this.probing)) {
+        this.fail(
+          this.unavailable(
+            'unresponsive',
+            `did not answer ${waited}, nor a liveness request within ${Math.round(probeMs)} ms; ${fix}`,
+          ),
+        );
+      }
+    }
+    if (this.failure) throw this.failure;
+  }
+
+  /** Sends a liveness request; true when the driver answers it at all, in time. */
+  private async probe(): Promise<boolean> {
+    if (this.failure) return false;
+    const id = this.nextId++;
+    const stop = new AbortController();
+    const answered = new Promise<boolean>((resolve) =>
+      this.pending.set(id, {
+        method: LIVENESS_METHOD,
+        resolve: () => resolve(true),
+        reject: () => resolve(true),
+      }),
+    );
+    const expired = this.clock.sleep(this.timeouts.probeMs * this.scale, stop.signal).then(
+      () => false,
+      () => false,
+    );
+    this.process.writeLine(JSON.stringify({ jsonrpc: '2.0', id, method: LIVENESS_METHOD }));
+    const alive = await Promise.race([answered, expired]);
+    stop.abort();
+    if (!alive && this.pending.delete(id)) this.abandoned.add(id);
+    return alive;
   }
 
   private onLine(item: NdjsonItem): void {
@@ -223,7 +308,7 @@ export class DriverClient {
         this.pending.delete(rawId);
         target.reject(new DriverProtocolError(target.method, problems));
       } else {
-        this.fail(new DriverProtocolError(this.soleMethod(), problems));
+        this.fail(new DriverProtocolError(this.soleMethod(), problems, true));
       }
       return;
     }
@@ -233,10 +318,15 @@ export class DriverClient {
         envelope.kind === 'error' && envelope.id === null
           ? `is an error with a null id (${envelope.error.message}): the driver could not read a request`
           : 'matches no outstanding request';
-      this.fail(new DriverProtocolError(this.soleMethod(), [{ field: '$.id', message }]));
+      this.fail(new DriverProtocolError(this.soleMethod(), [{ field: '$.id', message }], true));
       return;
     }
     this.pending.delete(rawId);
+    if (target.method !== LIVENESS_METHOD) this.consecutiveTimeouts = 0;
+    if (target.method === LIVENESS_METHOD) {
+      target.resolve(undefined);
+      return;
+    }
     if (envelope.kind === 'error') {
       target.reject(new DriverCallError(target.method, envelope.error));
       return;
@@ -260,7 +350,11 @@ export class DriverClient {
     const how = exit.signal !== undefined ? `on signal ${exit.signal}` : `with exit code ${exit.exitCode}`;
     const waiting = [...this.pending.values()].map((p) => `"${p.method}"`);
     const when = waiting.length > 0 ? ` while the suite waited for ${waiting.join(', ')}` : '';
-    const error = this.unavailable('exited', `exited ${how}${when}; run it by hand to read its stderr`, exit);
+    const error = this.unavailable(
+      'exited',
+      `exited ${how}${when}; a driver must keep answering until the suite closes its stdin, so run it by hand to see why it stops`,
+      exit,
+    );
     this.fail(error);
   }
 

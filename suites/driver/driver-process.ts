@@ -110,6 +110,16 @@ export class DriverProcess {
     return this.stderrTail.text();
   }
 
+  /** A mark for `stderrSince`: how many bytes the driver has written on stderr so far. */
+  stderrMark(): number {
+    return this.stderrTail.total;
+  }
+
+  /** What the driver wrote on stderr after `mark` (bounded like the tail). */
+  stderrSince(mark: number): string {
+    return this.stderrTail.textSince(mark);
+  }
+
   /** Writes one line to the driver's stdin; a dead driver is reported through `onExit` instead. */
   writeLine(text: string): void {
     if (this.gone || this.sub.stdin.destroyed || this.sub.stdin.writableEnded) return;

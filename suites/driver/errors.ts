@@ -5,6 +5,7 @@ import type { ShapeProblem } from './validate.js';
 export type DriverUnavailableReason =
   | 'spawn-failed'
   | 'exited'
+  | 'unresponsive'
   | 'stdout-not-json'
   | 'initialize-timeout'
   | 'initialize-refused'
@@ -12,8 +13,9 @@ export type DriverUnavailableReason =
   | 'disposed';
 
 /**
- * The driver cannot be exercised at all: it did not start, exited, polluted stdout, or never
- * answered `initialize`. The CLI maps it to exit code 3. The message is one sentence; the
+ * The driver cannot be exercised at all: it did not start, exited, polluted stdout, never
+ * answered `initialize`, or stopped answering. The CLI maps it to exit code 3, before or during
+ * a run. The message is one sentence; the
  * driver's stderr tail is kept apart for diagnostics.
  */
 export class DriverUnavailableError extends Error {
@@ -44,8 +46,10 @@ export class DriverProtocolError extends Error {
   readonly method: string;
   readonly field: string;
   readonly problems: ShapeProblem[];
+  /** True when the reply could not be tied to a request, which ends the session. */
+  readonly endsSession: boolean;
 
-  constructor(method: string, problems: ShapeProblem[]) {
+  constructor(method: string, problems: ShapeProblem[], endsSession = false) {
     const first = problems[0] ?? { field: '$', message: 'is malformed' };
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem(s))` : '';
     super(
@@ -55,6 +59,7 @@ export class DriverProtocolError extends Error {
     this.method = method;
     this.field = first.field;
     this.problems = problems;
+    this.endsSession = endsSession;
   }
 }
 
@@ -90,4 +95,17 @@ export class DriverTimeoutError extends Error {
     this.method = method;
     this.timeoutMs = timeoutMs;
   }
+}
+
+/**
+ * True when `error` (or an error it wraps) means the driver can no longer be exercised: it exited,
+ * stopped answering, or broke the session's framing. Then the run stops (exit 3) rather than
+ * blaming the harness; a disposal is the suite's own doing and does not count.
+ */
+export function endsDriverSession(error: unknown): DriverUnavailableError | DriverProtocolError | undefined {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if (e instanceof DriverUnavailableError && e.reason !== 'disposed') return e;
+    if (e instanceof DriverProtocolError && e.endsSession) return e;
+  }
+  return undefined;
 }

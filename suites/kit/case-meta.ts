@@ -14,7 +14,43 @@ export interface CaseMeta {
   evidence?: JsonValue;
   /** Set when the target cannot show what the case needs: the case is `untested`, never `pass`. */
   untested?: string;
+  /**
+   * Set when the target stopped being usable during the case (its driver exited or stopped
+   * answering): the case is not judged, and the run stops with exit code 3.
+   */
+  targetStopped?: TargetStopped;
+  /** What people read under a failing case: the target's stderr and the wire (bounded). */
+  diagnostics?: CaseDiagnostics;
 }
+
+/** Why a run stopped: one sentence naming the command and the fix, and the target's stderr. */
+export interface TargetStopped {
+  message: string;
+  /** The last lines the target wrote on stderr (bounded). */
+  stderrTail: string[];
+}
+
+/** Evidence shown with a failing case, each part bounded. */
+export interface CaseDiagnostics {
+  /** The last lines the driver wrote on stderr during the case. */
+  stderrTail?: string[];
+  /** The frames the mock recorded for the case, one line each (the first ones). */
+  frames?: string[];
+  /** How many frames the mock recorded in all (the report's evidence holds every one). */
+  framesTotal?: number;
+}
+
+/** Lines of a target's stderr kept with a failing case or a stopped run. */
+export const STDERR_TAIL_LINES = 20;
+
+/** The last `STDERR_TAIL_LINES` non-empty lines of `text`. */
+export function stderrTail(text: string): string[] {
+  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
+  return lines.slice(-STDERR_TAIL_LINES);
+}
+
+/** The prefix of a skip note that marks a case not judged because the target stopped. */
+export const TARGET_STOPPED_PREFIX = 'not judged: ';
 
 /**
  * How many concurrent cases of one file run at once (vitest's `maxConcurrency` in conformance

@@ -1,7 +1,13 @@
 import { test, type TestContext } from 'vitest';
 import type { JsonValue } from '../../protocol/json.js';
 import { requirementById, type RequirementLevel } from '../../protocol/requirements.js';
-import { UNTESTED_PREFIX, type CaseMeta } from './case-meta.js';
+import {
+  TARGET_STOPPED_PREFIX,
+  UNTESTED_PREFIX,
+  type CaseDiagnostics,
+  type CaseMeta,
+  type TargetStopped,
+} from './case-meta.js';
 
 /** How a case is declared: its path-like name must start with its first requirement ID. */
 export interface CaseSpec {
@@ -22,6 +28,10 @@ export interface CaseContext {
   evidence(values: Record<string, JsonValue>): void;
   /** Ends the case as `untested` with a reason: the target cannot show what the case needs. */
   untested(reason: string): never;
+  /** Ends the case unjudged because the target stopped being usable; the run stops (exit 3). */
+  targetStopped(stop: TargetStopped): never;
+  /** Attaches what people read under a failing case (merged per key). */
+  diagnostics(values: CaseDiagnostics): void;
   readonly vitest: TestContext;
 }
 
@@ -72,6 +82,15 @@ export function conformanceCase(
           (vitestContext.task.meta.ahp as CaseMeta).untested = reason;
           vitestContext.skip(`${UNTESTED_PREFIX}${reason}`);
           throw new Error('unreachable: skip() throws');
+        },
+        targetStopped(stop) {
+          (vitestContext.task.meta.ahp as CaseMeta).targetStopped = stop;
+          vitestContext.skip(`${TARGET_STOPPED_PREFIX}${stop.message}`);
+          throw new Error('unreachable: skip() throws');
+        },
+        diagnostics(values) {
+          const current = vitestContext.task.meta.ahp as CaseMeta;
+          current.diagnostics = { ...current.diagnostics, ...values };
         },
       };
       await body(ctx);

@@ -35,6 +35,7 @@ export function sampleCases(): CaseResult[] {
       evidence: { frames: [{ dir: 'in', at: 412, text: HOSTILE }] },
       repeat: { runs: 3, passed: 2, failed: 1, verdict: 'flaky' },
       note: 'flaky: passed 2 of 3 runs',
+      stderrTail: ['driver: invoking evt-1', `driver: ${HOSTILE}`],
       durationMs: 1543,
     }),
     result({

@@ -31,6 +31,7 @@ const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
 rl.on('line', (line) => {
   const msg = JSON.parse(line);
   if (mode === 'silent') return;
+  if (mode === 'stall-after-init' && msg.method !== 'initialize') return;
   if (held !== undefined) {
     reply(held, { ...INVOKED, reason: 'late' });
     held = undefined;
@@ -43,9 +44,21 @@ rl.on('line', (line) => {
     if (mode === 'unknown-id') return reply(msg.id + 1000, INIT);
     if (mode === 'bad-envelope') return send({ jsonrpc: '2.0', result: INIT });
     if (mode === 'old-version') return reply(msg.id, { ...INIT, protocolVersions: ['0.1'] });
+    // These two stand for a complete driver that breaks: they announce a transport to be run on.
+    const RUNNABLE = { ...INIT, features: { ...INIT.features, stdioPersistent: true, close: true } };
+    if (mode === 'exit-after-init') {
+      reply(msg.id, RUNNABLE);
+      process.stderr.write('fake driver: initialized\nfatal: lost the harness after initialize\n');
+      return setTimeout(() => process.exit(4), 50);
+    }
+    if (mode === 'stall-after-init') {
+      process.stderr.write('fake driver: stalling after initialize\n');
+      return reply(msg.id, RUNNABLE);
+    }
     return reply(msg.id, INIT);
   }
   if (msg.method === 'configure') {
+    if (mode === 'hang-configure') return;
     if (mode === 'error-configure') {
       return send({
         jsonrpc: '2.0',

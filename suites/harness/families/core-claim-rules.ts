@@ -3,6 +3,7 @@
  * rules it must satisfy to be a claim the suite can hold it to. Pure.
  */
 import type { InitializeResult } from '../../driver/index.js';
+import { announcedTransports } from '../kit/features.js';
 import type { HarnessTransport } from '../kit/timing.js';
 
 /** A conformance claim (the report's `claim`; suites do not import the CLI). */
@@ -22,15 +23,15 @@ export function claimFor(info: InitializeResult): HarnessClaim {
   return { role: 'harness', bindings: [...info.bindings], profiles };
 }
 
-/** The transports a driver can be exercised over: a claimed binding with its transport feature. */
+/**
+ * The transports AHP-CORE-002 exercises: every announced one, stdio once (persistent when the
+ * driver announces it, per_event otherwise).
+ */
 export function interceptionTransports(info: InitializeResult): HarnessTransport[] {
-  const out: HarnessTransport[] = [];
-  if (info.bindings.includes('stdio')) {
-    if (info.features.stdioPersistent === true) out.push('stdio-persistent');
-    else if (info.features.stdioPerEvent === true) out.push('stdio-per_event');
-  }
-  if (info.bindings.includes('http') && info.features.http === true) out.push('http');
-  return out;
+  const announced = announcedTransports(info);
+  return announced.includes('stdio-persistent')
+    ? announced.filter((t) => t !== 'stdio-per_event')
+    : announced;
 }
 
 /** Every way the claim falls short, as sentences. */

@@ -2,7 +2,6 @@
 // (role harness, bindings, profiles); it must be one the suite can hold the harness to, and the
 // harness must really intercept a tool.before over every binding it claims.
 // AHP-CORE-003: unknown result fields ignored, unknown effect fields rejected (core-unknown-fields-cases.ts).
-import { conformanceCase } from '../../kit/case.js';
 import type { HarnessCase } from '../kit/case-model.js';
 import { useHarnessFixture } from '../kit/fixture.js';
 import { runCase } from '../kit/run-case.js';
@@ -10,16 +9,17 @@ import { inject } from 'vitest';
 import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { claimFor, claimProblems, interceptionTransports } from './core-claim-rules.js';
 import { unknownFieldCases } from './core-unknown-fields-cases.js';
-import { harnessCases } from '../kit/define.js';
+import { driverCase, harnessCases } from '../kit/define.js';
 
 // Every case here runs through runCase, so consecutive cases with the same registration may share it.
 const fixture = useHarnessFixture({ reuseConfigured: true });
 const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
 
-conformanceCase(
+driverCase(
+  fixture,
   { name: 'AHP-CORE-001/claim-states-role-bindings-and-profiles', requirements: ['AHP-CORE-001'] },
-  (ctx) => {
-    const { info } = fixture.state;
+  {},
+  (ctx, { info }) => {
     ctx.evidence({ claim: claimFor(info) as never, implementation: info.implementation });
     const problems = claimProblems(info);
     if (problems.length > 0) throw new Error(problems.join('\n'));
@@ -27,14 +27,16 @@ conformanceCase(
   scale,
 );
 
-conformanceCase(
+driverCase(
+  fixture,
   {
     name: 'AHP-CORE-002/base-and-tool-interception-over-every-claimed-binding',
     requirements: ['AHP-CORE-002'],
     transports: ['stdio-persistent', 'stdio-per_event', 'http'],
   },
-  async (ctx) => {
-    const transports = interceptionTransports(fixture.state.info);
+  {},
+  async (ctx, state) => {
+    const transports = interceptionTransports(state.info);
     if (transports.length === 0) ctx.untested('the driver announces no transport feature for its bindings');
     ctx.evidence({ exercised: transports });
     for (const transport of transports) {
@@ -47,7 +49,7 @@ conformanceCase(
         behaviour: { kind: 'deny', reason: 'Tool interception probe.' },
         then: [{ label: `${transport}-empty`, behaviour: { kind: 'respond' } }],
       };
-      await runCase(fixture.state, probe, ctx);
+      await runCase(state, probe, ctx);
     }
   },
   scale,

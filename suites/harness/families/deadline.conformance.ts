@@ -9,9 +9,9 @@
 import { inject } from 'vitest';
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { JsonValue } from '../../../protocol/json.js';
-import { conformanceCase } from '../../kit/case.js';
 import type { HarnessCase } from '../kit/case-model.js';
-import { harnessCases } from '../kit/define.js';
+import { driverCase, harnessCases } from '../kit/define.js';
+import { configureHarness } from '../kit/driver-session.js';
 import { useHarnessFixture } from '../kit/fixture.js';
 import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { caseRegistration } from '../kit/registration.js';
@@ -61,20 +61,21 @@ harnessCases(fixture, [...cases, ...lateReplyCases(fixture, 'http', scale)]);
 
 /** Boundary values a harness SHOULD accept (AHPX-DL-003). */
 for (const timeoutMs of [100, 30_000]) {
-  conformanceCase(
+  driverCase(
+    fixture,
     {
       name: `AHPX-DL-003/registration/timeoutMs:${timeoutMs}/accepted`,
       requirements: ['AHPX-DL-003'],
       transports: ['http'],
     },
-    async (ctx) => {
-      const { client, mocks } = fixture.state;
+    { transport: 'http' },
+    async (ctx, state) => {
       const registration = caseRegistration(
         { transport: 'http', policy: 'fail-closed' } as HarnessCase,
-        mocks.endpoints,
+        state.mocks.endpoints,
         timeoutMs,
       );
-      const answer = await client.configure({ registration });
+      const answer = await configureHarness(state, { registration }, ctx);
       ctx.evidence({ registration, configure: answer as unknown as JsonValue });
       if (!answer.accepted) {
         const issues = answer.issues.map((i) => `${i.path} ${i.message}`).join('; ');

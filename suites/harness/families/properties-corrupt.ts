@@ -5,10 +5,10 @@
  * synthetic deny. The bytes never carry the request's id, so none can be a valid reply.
  */
 import fc from 'fast-check';
-import { conformanceCase } from '../../kit/case.js';
+import { driverCase } from '../kit/define.js';
 import type { Behaviour } from '../../../mock-backend/index.js';
 import type { HarnessFixture } from '../kit/fixture.js';
-import { assertProperty, PROPERTY_TRANSPORT, runCallPlan } from './properties-support.js';
+import { assertProperty, propertyTransportOrUntested, runCallPlan } from './properties-support.js';
 
 const VALID_LOOKING_REPLY =
   '{"jsonrpc":"2.0","id":"evt-other","result":{"protocolVersion":"draft","effects":[]}}';
@@ -27,16 +27,18 @@ const corrupt: fc.Arbitrary<Uint8Array> = fc.oneof(
 
 /** Declares the property's case on the file's fixture. */
 export function declareCorruptProperty(fixture: HarnessFixture, scale: number): void {
-  conformanceCase(
+  driverCase(
+    fixture,
     {
       name: 'AHP-FAIL-001/property/corrupt-byte-streams-never-continue-under-fail-closed',
       requirements: ['AHP-FAIL-001', 'AHPX-FAIL-007'],
       transports: ['http', 'stdio-persistent'],
       timeoutMs: 120_000,
     },
-    async (ctx) => {
-      const state = fixture.state;
-      const arbitrary = fc.record({ transport: PROPERTY_TRANSPORT, bytes: corrupt });
+    {},
+    async (ctx, state) => {
+      const transport = propertyTransportOrUntested(state, ctx);
+      const arbitrary = fc.record({ transport, bytes: corrupt });
       await assertProperty(state, ctx, arbitrary, async ({ transport, bytes }) => {
         // On stdio a frame needs its newline; without one the call would only end at the deadline.
         const framed = transport === 'http' ? bytes : Buffer.concat([bytes, Buffer.from('\n')]);

@@ -5,13 +5,13 @@
  * a model of its own, independent of the kit's derivation).
  */
 import fc from 'fast-check';
-import { conformanceCase } from '../../kit/case.js';
+import { driverCase } from '../kit/define.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import { DECISIONS, FAST_FAILURES, predictChain } from './properties-model.js';
 import {
   assertProperty,
   compareWithPrediction,
-  PROPERTY_TRANSPORT,
+  propertyTransportOrUntested,
   runCallPlan,
 } from './properties-support.js';
 
@@ -19,22 +19,21 @@ const link = fc.record({
   policy: fc.constantFrom('fail-open' as const, 'fail-closed' as const),
   step: fc.constantFrom(...DECISIONS, ...FAST_FAILURES),
 });
-const chain = fc.record({
-  transport: PROPERTY_TRANSPORT,
-  links: fc.array(link, { minLength: 1, maxLength: 3 }),
-});
+const links = fc.array(link, { minLength: 1, maxLength: 3 });
 
 /** Declares the property's case on the file's fixture. */
 export function declareDecisionProperty(fixture: HarnessFixture, scale: number): void {
-  conformanceCase(
+  driverCase(
+    fixture,
     {
       name: 'AHP-FAIL-001/property/chains-of-subscriptions-settle-as-the-rules-predict',
       requirements: ['AHP-FAIL-001', 'AHPX-FAIL-008'],
       transports: ['http', 'stdio-persistent'],
       timeoutMs: 120_000,
     },
-    async (ctx) => {
-      const state = fixture.state;
+    {},
+    async (ctx, state) => {
+      const chain = fc.record({ transport: propertyTransportOrUntested(state, ctx), links });
       await assertProperty(state, ctx, chain, async ({ transport, links }) => {
         const predicted = predictChain(links.map((l) => ({ policy: l.policy, outcome: l.step.outcome })));
         const run = await runCallPlan(

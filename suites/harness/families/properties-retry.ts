@@ -5,41 +5,38 @@
  * original deadline, and the number of deliveries and the decision are the model's.
  */
 import fc from 'fast-check';
-import { conformanceCase } from '../../kit/case.js';
+import { driverCase } from '../kit/define.js';
 import type { HarnessFixture } from '../kit/fixture.js';
-import { missingFeature } from '../kit/features.js';
-import type { HarnessCase } from '../kit/case-model.js';
 import { arrivalGapMs, bytesText } from '../kit/wire-records.js';
 import { DECISIONS, FAST_FAILURES, predictRetries } from './properties-model.js';
 import {
   assertProperty,
   compareWithPrediction,
-  PROPERTY_TRANSPORT,
+  propertyTransportOrUntested,
   runCallPlan,
 } from './properties-support.js';
 import { DELIVERY_SLACK_MS } from './deadline-timing.js';
 
-const plan = fc.record({
-  transport: PROPERTY_TRANSPORT,
+const shape = {
   policy: fc.constantFrom('fail-open' as const, 'fail-closed' as const),
   failures: fc.array(fc.constantFrom(...FAST_FAILURES), { maxLength: 3 }),
   final: fc.constantFrom(...DECISIONS),
   retries: fc.integer({ min: 0, max: 3 }),
-});
+};
 
 /** Declares the property's case on the file's fixture. */
 export function declareRetryProperty(fixture: HarnessFixture, scale: number): void {
-  conformanceCase(
+  driverCase(
+    fixture,
     {
       name: 'AHP-CORE-004/property/retries-resend-identical-bytes-inside-the-deadline',
       requirements: ['AHP-CORE-004'],
       transports: ['http', 'stdio-persistent'],
       timeoutMs: 120_000,
     },
-    async (ctx) => {
-      const state = fixture.state;
-      const lacking = missingFeature({ transport: 'http', retries: 1 } as HarnessCase, state.info);
-      if (lacking !== undefined) ctx.untested(lacking);
+    {},
+    async (ctx, state) => {
+      const plan = fc.record({ transport: propertyTransportOrUntested(state, ctx, ['retries']), ...shape });
       const timeoutMs = state.margins.answerDeadlineMs;
       await assertProperty(state, ctx, plan, async ({ transport, policy, failures, final, retries }) => {
         const predicted = predictRetries({

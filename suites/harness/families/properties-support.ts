@@ -9,9 +9,11 @@ import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { JsonObject, JsonValue } from '../../../protocol/json.js';
 import type { Behaviour } from '../../../mock-backend/index.js';
 import type { CaseContext } from '../../kit/case.js';
-import type { DriverToolEvent, InvokeResult } from '../../driver/index.js';
+import type { DriverToolEvent, InitializeResult, InvokeResult, KnownFeature } from '../../driver/index.js';
 import type { HarnessCase } from '../kit/case-model.js';
 import type { FixtureState } from '../kit/fixture.js';
+import { unmetNeeds, usableTransports } from '../kit/features.js';
+import { configureHarness } from '../kit/driver-session.js';
 import { caseRegistration, interceptSubscription } from '../kit/registration.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { decodeFrames, type WireFrame } from '../kit/wire-records.js';
@@ -19,13 +21,38 @@ import type { Prediction } from './properties-model.js';
 import { loadScenario, mockOf, nextEvent } from './shutdown-support.js';
 
 /**
- * The transport of a run: mostly HTTP (no process to spawn: a run costs tens of ms), one run in ten
- * over stdio-persistent (a spawn per run, hundreds of ms). Per_event is left to the example cases.
+ * The transports a property's runs draw from, among those the driver announces: mostly HTTP (no
+ * process to spawn: a run costs tens of ms), one run in ten over stdio-persistent (a spawn per
+ * run, hundreds of ms). Per_event (a spawn per delivery) only for a driver that announces neither.
+ * A driver that announces none of them leaves the property `untested` with the reason.
  */
-export const PROPERTY_TRANSPORT: fc.Arbitrary<HarnessTransport> = fc.oneof(
-  { weight: 9, arbitrary: fc.constant('http' as const) },
-  { weight: 1, arbitrary: fc.constant('stdio-persistent' as const) },
-);
+export function propertyTransport(
+  info: InitializeResult,
+  extra: readonly KnownFeature[] = [],
+): { arbitrary: fc.Arbitrary<HarnessTransport> } | { untested: string } {
+  const lacking = unmetNeeds({ features: extra }, info);
+  if (lacking !== undefined) return { untested: lacking };
+  const usable = usableTransports(['http', 'stdio-persistent'], info);
+  const fallback = 'untested' in usable ? usableTransports(['stdio-per_event'], info) : usable;
+  if ('untested' in fallback) return fallback;
+  const weight = (t: HarnessTransport) => (t === 'http' ? 9 : 1);
+  return {
+    arbitrary: fc.oneof(
+      ...fallback.transports.map((t) => ({ weight: weight(t), arbitrary: fc.constant(t) })),
+    ),
+  };
+}
+
+/** The property's transports, or ends the case `untested` when the driver announces none. */
+export function propertyTransportOrUntested(
+  state: FixtureState,
+  ctx: CaseContext,
+  extra: readonly KnownFeature[] = [],
+): fc.Arbitrary<HarnessTransport> {
+  const chosen = propertyTransport(state.info, extra);
+  if ('untested' in chosen) ctx.untested(chosen.untested);
+  return chosen.arbitrary;
+}
 
 /** One generated call: the transport, the subscriptions' policies, and the mock's behaviour per delivery. */
 export interface CallPlan {
@@ -65,7 +92,7 @@ export async function runCallPlan(
   backend.subscriptions = plan.policies.map((policy) =>
     interceptSubscription({ ...base, policy } as HarnessCase, plan.timeoutMs),
   );
-  const configured = await state.client.configure({
+  const configured = await configureHarness(state, {
     registration,
     ...(plan.retries === undefined ? {} : { retries: plan.retries }),
   });

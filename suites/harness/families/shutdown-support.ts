@@ -11,6 +11,7 @@ import type { CaseContext } from '../../kit/case.js';
 import type { DriverToolEvent } from '../../driver/index.js';
 import type { HarnessCase } from '../kit/case-model.js';
 import type { FixtureState } from '../kit/fixture.js';
+import { configureHarness } from '../kit/driver-session.js';
 import { caseRegistration } from '../kit/registration.js';
 import { caseEvent } from '../kit/run-case.js';
 import type { HarnessTransport } from '../kit/timing.js';
@@ -83,7 +84,7 @@ export async function configureBackend(
   options: { transport: HarnessTransport; policy: FailurePolicy; timeoutMs: number },
 ): Promise<void> {
   const registration = caseRegistration(options as HarnessCase, state.mocks.endpoints, options.timeoutMs);
-  const answer = await state.client.configure({ registration });
+  const answer = await configureHarness(state, { registration }, ctx);
   ctx.evidence({ registration, configure: answer as unknown as JsonValue });
   if (!answer.accepted) {
     throw new Error(

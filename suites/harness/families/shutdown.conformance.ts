@@ -4,9 +4,11 @@
  * fails locally and reaches no backend; `close` during a pending call ends it without permission.
  */
 import { inject } from 'vitest';
-import { conformanceCase, type CaseContext } from '../../kit/case.js';
+import type { CaseContext } from '../../kit/case.js';
 import { DriverCallError } from '../../driver/index.js';
 import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
+import { driverCase } from '../kit/define.js';
+import { closeHarness } from '../kit/driver-session.js';
 import { useHarnessFixture } from '../kit/fixture.js';
 import { HARNESS_TRANSPORTS, type HarnessTransport } from '../kit/timing.js';
 import {
@@ -30,13 +32,19 @@ function define(
   transport: HarnessTransport,
   body: (ctx: CaseContext) => Promise<void>,
 ): void {
-  conformanceCase({ name, requirements, transports: [transport], timeoutMs: 30_000 }, body, scale);
+  driverCase(
+    fixture,
+    { name, requirements, transports: [transport], timeoutMs: 30_000 },
+    { transport, features: ['close'] },
+    body,
+    scale,
+  );
 }
 
 /** Closes the harness and returns how long the driver took to say it was done. */
 async function timedClose(): Promise<number> {
   const started = performance.now();
-  await fixture.state.client.close();
+  await closeHarness(fixture.state);
   return performance.now() - started;
 }
 
@@ -94,9 +102,9 @@ for (const transport of ['stdio-persistent', 'http'] as const) {
         timeoutMs: state.margins.answerDeadlineMs,
       });
       await state.client.invoke({ event: nextEvent(state) });
-      await state.client.close();
+      await closeHarness(state);
       try {
-        await state.client.close();
+        await closeHarness(state);
       } catch (error) {
         throw new Error(`a second close failed: ${error instanceof Error ? error.message : String(error)}`, {
           cause: error,
@@ -120,7 +128,7 @@ for (const transport of HARNESS_TRANSPORTS) {
         timeoutMs: state.margins.answerDeadlineMs,
       });
       await state.client.invoke({ event: nextEvent(state) });
-      await state.client.close();
+      await closeHarness(state);
       const after = nextEvent(state);
       const outcome = await state.client.invoke({ event: after }).then(
         (result) => ({ answered: result }),
@@ -159,7 +167,7 @@ for (const transport of HARNESS_TRANSPORTS) {
       const call = state.client.invoke({ event });
       await awaitRequest(state, transport, event.call.id);
       const closing = performance.now();
-      await state.client.close();
+      await closeHarness(state);
       const result = await call;
       const endedMs = performance.now() - closing;
       ctx.evidence({ answer: result as never, endedAfterCloseMs: Math.round(endedMs) });

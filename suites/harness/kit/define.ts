@@ -1,7 +1,9 @@
 import { inject } from 'vitest';
-import { conformanceCase } from '../../kit/case.js';
+import { conformanceCase, type CaseContext, type CaseSpec } from '../../kit/case.js';
 import type { HarnessCase } from './case-model.js';
-import type { HarnessFixture } from './fixture.js';
+import { guardCase } from './case-guard.js';
+import { unmetNeeds, type Needs } from './features.js';
+import { stopOnStartFailure, type FixtureState, type HarnessFixture } from './fixture.js';
 import { DEFAULT_SETTINGS, SETTINGS_KEY } from './provided.js';
 
 /** The vitest timeout of a harness case, before scaling. */
@@ -30,4 +32,39 @@ export function harnessCases(fixture: HarnessFixture, cases: readonly HarnessCas
       scale,
     );
   }
+}
+
+/**
+ * Declares a case whose body drives the fixture's first lane itself (`fixture.state`): it is
+ * `untested` with the reason when the driver does not announce what `needs` names, it starts on
+ * fresh mock recordings, and it gets the guard every data case has (case-guard.ts).
+ */
+export function driverCase(
+  fixture: HarnessFixture,
+  spec: CaseSpec,
+  needs: Needs,
+  body: (ctx: CaseContext, state: FixtureState) => Promise<void> | void,
+  scale: number,
+): void {
+  conformanceCase(
+    spec,
+    async (ctx) => {
+      let state: FixtureState;
+      try {
+        state = fixture.state;
+      } catch (error) {
+        stopOnStartFailure(error, ctx);
+      }
+      const lacking = unmetNeeds(needs, state.info);
+      if (lacking !== undefined) ctx.untested(lacking);
+      state.mocks.control.reset();
+      state.mocks.http.reset();
+      await guardCase(
+        () => state,
+        ctx,
+        async () => body(ctx, state),
+      );
+    },
+    scale,
+  );
 }

@@ -1,15 +1,23 @@
 /**
- * Which driver features a case needs, and why it is `untested` when the driver lacks one. Pure.
+ * Applicability, decided in this one place: what a case needs of the driver (a binding, a stdio
+ * lifecycle, features) and why it is `untested` when the driver did not announce it. Data cases,
+ * hand-written cases and property generators all ask here; none decides it again. Pure.
  */
 import type { InitializeResult, KnownFeature } from '../../driver/index.js';
 import type { HarnessCase } from './case-model.js';
-import type { HarnessTransport } from './timing.js';
+import { HARNESS_TRANSPORTS, type HarnessTransport } from './timing.js';
 
 const TRANSPORT_FEATURE: Readonly<Record<HarnessTransport, KnownFeature>> = {
   'stdio-persistent': 'stdioPersistent',
   'stdio-per_event': 'stdioPerEvent',
   http: 'http',
 };
+
+/** What a case or a generator needs: a transport (binding and lifecycle) and more features. */
+export interface Needs {
+  transport?: HarnessTransport;
+  features?: readonly KnownFeature[];
+}
 
 /** Every feature the case needs: its transport's, its own, and those its data implies. */
 export function neededFeatures(testCase: HarnessCase): KnownFeature[] {
@@ -24,11 +32,43 @@ export function neededFeatures(testCase: HarnessCase): KnownFeature[] {
   return [...needs];
 }
 
-/** Why the driver cannot run the case, or undefined when it can. */
-export function missingFeature(testCase: HarnessCase, info: InitializeResult): string | undefined {
-  const binding = testCase.transport === 'http' ? 'http' : 'stdio';
-  if (!info.bindings.includes(binding)) return `the driver does not declare the ${binding} binding`;
-  const missing = neededFeatures(testCase).filter((f) => info.features[f] !== true);
+function bindingOf(transport: HarnessTransport): 'stdio' | 'http' {
+  return transport === 'http' ? 'http' : 'stdio';
+}
+
+/** Why the driver cannot serve these needs (one line), or undefined when it can. */
+export function unmetNeeds(needs: Needs, info: InitializeResult): string | undefined {
+  const features = new Set<KnownFeature>(needs.features ?? []);
+  if (needs.transport !== undefined) {
+    const binding = bindingOf(needs.transport);
+    if (!info.bindings.includes(binding)) return `the driver does not declare the ${binding} binding`;
+    features.add(TRANSPORT_FEATURE[needs.transport]);
+  }
+  const missing = [...features].filter((f) => info.features[f] !== true);
   if (missing.length === 0) return undefined;
   return `the driver does not announce ${missing.map((f) => `features.${f}`).join(', ')}`;
+}
+
+/** Why the driver cannot run the case, or undefined when it can. */
+export function missingFeature(testCase: HarnessCase, info: InitializeResult): string | undefined {
+  return unmetNeeds({ transport: testCase.transport, features: neededFeatures(testCase) }, info);
+}
+
+/** The transports the driver announces: a declared binding with its transport feature. */
+export function announcedTransports(info: InitializeResult): HarnessTransport[] {
+  return HARNESS_TRANSPORTS.filter((t) => unmetNeeds({ transport: t }, info) === undefined);
+}
+
+/**
+ * The transports among `wanted` the driver announces, or a one-line reason when it announces none
+ * of them (for generators and cases that may run over any of several transports).
+ */
+export function usableTransports(
+  wanted: readonly HarnessTransport[],
+  info: InitializeResult,
+): { transports: HarnessTransport[] } | { untested: string } {
+  const announced = announcedTransports(info);
+  const transports = wanted.filter((t) => announced.includes(t));
+  if (transports.length > 0) return { transports };
+  return { untested: `the driver announces none of the transports ${wanted.join(', ')}` };
 }

@@ -7,22 +7,19 @@
  * many at once, each on its own driver and mocks, so no case ever shares a harness or a scenario.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
-import { MAX_CONCURRENT_CASES, type SuiteSettings } from '../../kit/case-meta.js';
+import { MAX_CONCURRENT_CASES, stderrTail, type SuiteSettings } from '../../kit/case-meta.js';
 import type { CaseContext } from '../../kit/case.js';
-import { startDriver, type DriverClient, type InitializeResult } from '../../driver/index.js';
+import { endsDriverSession, type DriverClient, type InitializeResult } from '../../driver/index.js';
 import { providedTarget, type HarnessTarget } from './provided.js';
 import { startSuiteMocks, type SuiteMocks } from './mock-endpoints.js';
-import { MISSING_TOKEN_ENV, TOKEN_ENV } from './registration.js';
+import { guardCase } from './case-guard.js';
+import { launchDriver, laneToken } from './driver-session.js';
 import { scaledMargins, type ScaledMargins } from './timing.js';
 import { runCase } from './run-case.js';
 import type { HarnessCase } from './case-model.js';
 
-/** The package version, sent as `suiteVersion`. */
-export const SUITE_VERSION = (
-  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+export { driverEnv, SUITE_VERSION } from './driver-session.js';
 
 /** What a running suite file holds; valid inside cases (after `beforeAll`). */
 export interface FixtureState {
@@ -42,6 +39,8 @@ export interface FixtureState {
   reuse: boolean;
   /** What the driver's harness was last configured with, while a following case may reuse it. */
   configured: string | undefined;
+  /** True after `close` until a `configure` is accepted (see driver-session.ts). */
+  harnessClosed: boolean;
 }
 
 /** Options of a suite file's fixture. */
@@ -73,13 +72,6 @@ export interface HarnessFixture {
   readonly concurrent: boolean;
   /** Runs one case to its verdict (throws on failure, ends `untested` through `ctx`). */
   run(testCase: HarnessCase, ctx: CaseContext): Promise<void>;
-}
-
-/** The driver's environment: the target's, with the suite's token set and the "missing" one unset. */
-export function driverEnv(target: HarnessTarget, token: string): Record<string, string> {
-  const env: Record<string, string> = { ...(target.env ?? {}), [TOKEN_ENV]: token };
-  delete env[MISSING_TOKEN_ENV];
-  return env;
 }
 
 /** A driver and its mocks (`state.client`, `state.mocks`), which one case at a time runs on. */
@@ -121,20 +113,12 @@ function parkLane(key: string, lane: Lane): void {
 
 /** Starts one lane: its mocks and its driver side by side, nothing left running if either fails. */
 async function startLane(target: HarnessTarget, settings: SuiteSettings, reuse: boolean): Promise<Lane> {
-  const token = target.token ?? randomBytes(18).toString('base64url');
+  const token = laneToken(target);
   // Each is a process start or an esbuild build (hundreds of ms, seconds under load), and every
   // file pays them before its first case.
   const [mocked, launched] = await Promise.allSettled([
     startSuiteMocks(),
-    startDriver(
-      target.command,
-      { protocolVersion: settings.protocolVersion, suiteVersion: SUITE_VERSION },
-      {
-        timeoutScale: settings.timeoutScale,
-        env: driverEnv(target, token),
-        ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
-      },
-    ),
+    launchDriver(target, settings, token),
   ]);
   if (launched.status === 'rejected') {
     if (mocked.status === 'fulfilled') await mocked.value.close();
@@ -158,15 +142,27 @@ async function startLane(target: HarnessTarget, settings: SuiteSettings, reuse: 
     counter: 0,
     reuse,
     configured: undefined,
+    harnessClosed: false,
   };
   return { state, clean: true };
 }
 
 async function stopLane(lane: Lane): Promise<void> {
   // The driver may already be unusable (a failing case); shutting it down is what matters here.
-  await lane.state.client.close().catch(() => undefined);
+  // One whose session ended would only make close wait out its timeout.
+  if (lane.state.client.ended === undefined) await lane.state.client.close().catch(() => undefined);
   await lane.state.client.dispose();
   await lane.state.mocks.close();
+}
+
+/** Ends a case whose lane could not start: unjudged when the driver failed, otherwise rethrown. */
+export function stopOnStartFailure(error: unknown, ctx: CaseContext): never {
+  const stopped = endsDriverSession(error);
+  if (stopped === undefined) throw error;
+  ctx.targetStopped({
+    message: stopped.message,
+    stderrTail: stderrTail('stderr' in stopped ? stopped.stderr : ''),
+  });
 }
 
 /** Registers the file's `beforeAll` / `afterAll` and returns the fixture. */
@@ -175,6 +171,8 @@ export function useHarnessFixture(options: FixtureOptions = {}): HarnessFixture 
   const reuse = options.reuseConfigured === true;
   let setup: { target: HarnessTarget; settings: SuiteSettings; key: string } | undefined;
   let first: Lane | undefined;
+  /** Why the file's first lane could not start: every case of the file ends with it. */
+  let startFailure: unknown;
   // Every lane started, starting or taken, so that afterAll ends even one a case still waits for.
   const starts: Promise<Lane>[] = [];
   const free: Lane[] = [];
@@ -204,8 +202,14 @@ export function useHarnessFixture(options: FixtureOptions = {}): HarnessFixture 
   beforeAll(async () => {
     const { target, settings } = providedTarget();
     setup = { target, settings, key: laneKey(target, settings) };
-    first = await launch();
-    free.push(first);
+    // A driver that fails to start here is reported by the cases (the run stops, exit 3), not as
+    // a hook error that would fail each of them.
+    try {
+      first = await launch();
+      free.push(first);
+    } catch (error) {
+      startFailure = error;
+    }
   }, 60_000);
   afterAll(async () => {
     const lanes = (await Promise.allSettled(starts)).flatMap((l) =>
@@ -233,14 +237,23 @@ export function useHarnessFixture(options: FixtureOptions = {}): HarnessFixture 
   }, 60_000);
   return {
     get state(): FixtureState {
+      if (startFailure !== undefined) throw startFailure;
       if (!first) throw new Error('the harness fixture is not started (use it inside a case)');
       return first.state;
     },
     concurrent: maxLanes > 1,
     async run(testCase, ctx) {
-      const lane = await acquire();
+      if (startFailure !== undefined) stopOnStartFailure(startFailure, ctx);
+      const lane = await acquire().catch((error: unknown) => stopOnStartFailure(error, ctx));
       try {
-        await runCase(lane.state, testCase, ctx);
+        await guardCase(
+          () => lane.state,
+          ctx,
+          () => runCase(lane.state, testCase, ctx),
+          {
+            transcript: false,
+          },
+        );
       } catch (error) {
         lane.clean = false;
         throw error;

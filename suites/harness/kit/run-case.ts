@@ -8,6 +8,7 @@ import type { CaseContext } from '../../kit/case.js';
 import type { DriverToolEvent } from '../../driver/index.js';
 import type { CaseRunContext, CaseStep, Expected, HarnessCase, StepRun } from './case-model.js';
 import { deriveExpectation, waitsForDeadline } from './expectation.js';
+import { configureHarness } from './driver-session.js';
 import { missingFeature } from './features.js';
 import { JUST_LATE_ATTEMPTS, JUST_LATE_TAKEN_TO_FAIL, type JustLateReading } from './just-late.js';
 import type { FixtureState } from './fixture.js';
@@ -76,7 +77,7 @@ async function configureCase(
     state.configured = key;
     return true;
   }
-  const configured = await state.client.configure(params);
+  const configured = await configureHarness(state, params, ctx);
   ctx.evidence({ configure: configured as unknown as JsonValue });
   if (first.configure === 'rejected') {
     if (configured.accepted) {
