@@ -1,6 +1,7 @@
 /**
  * The harness suite judged both ways: the bundled reference harness passes the whole suite with an
- * empty baseline, and each broken twin (fixtures/broken/) fails exactly the requirement IDs its
+ * empty baseline, so does a second driver of it that declares only the stdio binding and refuses
+ * `configure` after `close` (every HTTP case untested, with its reason), and each broken twin (fixtures/broken/) fails exactly the requirement IDs its
  * catalogue entry names, on its selection of files and cases. Everything runs through the CLI's
  * runner (`runConformance`), in-process, a few runs at a time.
  */
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance, type ConformanceRun } from '../../cli/runner/run-conformance.js';
 import { TWIN_CATALOGUE } from '../../fixtures/broken/catalogue.js';
 import { bundleTwins } from '../../fixtures/broken/lib/bundle.js';
+import { bundleStdioOnlyDriver } from '../driver/test-drivers/bundle-stdio-only.js';
 import type { SuiteSettings } from '../kit/case-meta.js';
 import type { HarnessTarget } from './kit/provided.js';
 
@@ -74,13 +76,15 @@ const env = Object.fromEntries(
   Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
 );
 let twinCommand: string[] = [];
+let stdioOnlyCommand: string[] = [];
 
 beforeAll(async () => {
-  twinCommand = await bundleTwins();
+  [twinCommand, stdioOnlyCommand] = await Promise.all([bundleTwins(), bundleStdioOnlyDriver()]);
 });
 afterAll(() => {
-  const bundle = twinCommand[1];
-  if (bundle !== undefined) rmSync(bundle, { force: true });
+  for (const bundle of [twinCommand[1], stdioOnlyCommand[1]]) {
+    if (bundle !== undefined) rmSync(bundle, { force: true });
+  }
 });
 
 describe.concurrent('harness suite self-test', () => {
@@ -97,6 +101,38 @@ describe.concurrent('harness suite self-test', () => {
       expect(result.cases.filter((c) => c.status === 'pass').length).toBeGreaterThan(100);
       // The reference announces every feature: nothing may be left untested.
       expect(result.cases.filter((c) => c.status === 'untested').map((c) => c.name)).toEqual([]);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'a driver declaring only stdio and refusing configure after close passes, every HTTP case untested',
+    async () => {
+      const result = await run(
+        { kind: 'driver', command: stdioOnlyCommand, label: 'stdio-only', env },
+        ['suites/harness/**/*.conformance.ts'],
+        SETTINGS,
+      );
+      expect(result.runErrors).toEqual([]);
+      expect(result.stopped).toBeUndefined();
+      expect(failures(result)).toEqual([]);
+      expect(result.cases.filter((c) => c.status === 'pass').length).toBeGreaterThan(100);
+      const httpOnly = result.cases.filter(
+        (c) => c.transports.length > 0 && c.transports.every((t) => t === 'http'),
+      );
+      expect(httpOnly.length).toBeGreaterThan(20);
+      // Each with its reason: the undeclared binding, or (in-process cases) the library they need.
+      const judged = httpOnly.filter(
+        (c) =>
+          c.status !== 'untested' ||
+          !(c.file.includes('/in-process/') ? (c.note ?? '') !== '' : /http binding/.test(c.note ?? '')),
+      );
+      expect(judged.map((c) => `${c.name}: ${c.status} ${c.note ?? ''}`)).toEqual([]);
+      // The shutdown cases close the harness; the driver refuses the configure after that, and the
+      // suite carries on with a fresh driver instead of failing the case.
+      const shut = result.cases.filter((c) => c.name.startsWith('AHPX-SHUT-00') && c.status === 'pass');
+      expect(shut.length).toBeGreaterThan(3);
+      expect(shut.some((c) => JSON.stringify(c.evidence ?? {}).includes('freshDriver'))).toBe(true);
     },
     RUN_TIMEOUT_MS,
   );
