@@ -1,4 +1,9 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FAKE_DRIVER } from '../../suites/driver/test-drivers/margins.js';
+import type { Report } from '../report/report.js';
 import { run } from '../run.js';
 import { fakeIo } from '../test-support/fake-io.js';
 import { parseCommandLine } from '../options/resolve.js';
@@ -58,6 +63,36 @@ describe('ahp-conformance harness', () => {
     expect(await run(f.io)).toBe(3);
     expect(f.err()).toMatch(/not a JSON-RPC message/);
   });
+
+  it(
+    'stops the run with exit 3, the sentence and the stderr tail when the driver exits after initialize',
+    { timeout: 120_000 },
+    async () => {
+      const out = mkdtempSync(join(tmpdir(), 'ahp-stop-'));
+      const f = fakeIo([
+        'harness',
+        '--only',
+        'AHP-FAIL-001/transport:stdio-persistent/policy:fail-open/class:malformed',
+        '--reporter',
+        'console',
+        '--reporter',
+        'json',
+        '--output-dir',
+        out,
+        '--',
+        process.execPath,
+        FAKE_DRIVER,
+        'exit-after-init',
+      ]);
+      expect(await run(f.io)).toBe(3);
+      expect(f.err()).toMatch(/exited with exit code 4; a driver must keep answering/);
+      expect(f.err()).toContain('  | fatal: lost the harness after initialize');
+      expect(f.out()).toMatch(/^STOPPED {2}AHP-FAIL-001\/transport:stdio-persistent/m);
+      const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+      expect(report.stopped?.stderrTail).toContain('fatal: lost the harness after initialize');
+      rmSync(out, { recursive: true, force: true });
+    },
+  );
 
   it('refuses "--" with nothing after it, and unknown flags, with exit 2', async () => {
     const empty = fakeIo(['harness', '--']);

@@ -107,7 +107,8 @@ export async function preflightDriver(
     return info;
   } catch (error) {
     if (error instanceof DriverUnavailableError) {
-      throw new TargetError(error.message, stderrTailLines(stderrTail(error.stderr)));
+      const tail = stderrTail(error.stderr);
+      throw new TargetError(error.message, tail.length > 0 ? stderrTailLines(tail) : []);
     }
     if (error instanceof DriverProtocolError) throw new TargetError(error.message);
     throw error;

@@ -55,7 +55,12 @@ describe('runSuite', () => {
   it('runs only the selection, and repeats timing cases into a flaky verdict', SLOW, async () => {
     const repeats: number[] = [];
     const p = await plan(['--only', 'AHP-FAIL-002', 'AHP-FAIL-001', '--repeat', '3']);
-    const { report, exitCode } = await runSuite({ ...p, onRepeat: (run) => repeats.push(run) });
+    const repeated: string[] = [];
+    const { report, exitCode } = await runSuite({
+      ...p,
+      onRepeat: (run) => repeats.push(run),
+      onRepeated: (cases) => repeated.push(...cases.map((c) => `${c.name}: ${c.repeat?.verdict}`)),
+    });
     // The other file holds no selected case: it is not started, and its case is reported skipped.
     const counterDir = p.provide.pipelineCounterDir as string;
     expect(existsSync(join(counterDir, 'other-started'))).toBe(false);
@@ -64,6 +69,7 @@ describe('runSuite', () => {
       note: 'not selected (--only/--skip)',
     });
     expect(repeats).toEqual([2, 3]);
+    expect(repeated).toContain('AHP-FAIL-002/fixture/deadline-flaky: flaky');
     expect(statusOf(report, 'AHP-FAIL-002/fixture/deadline-flaky')).toMatchObject({
       status: 'fail',
       note: 'flaky: passed 2 of 3 runs',
@@ -80,8 +86,11 @@ describe('runSuite', () => {
 
   it('tolerates listed failures but fails on stale and unmatched baseline entries', SLOW, async () => {
     const p = await plan(['--known-failures', 'kf.txt', '--skip', 'AHP-FAIL-002']);
-    const { report, exitCode } = await runSuite(p);
+    const progress = new Map<string, string>();
+    const { report, exitCode } = await runSuite({ ...p, onCase: (c) => progress.set(c.name, c.status) });
     expect(statusOf(report, 'AHP-CORE-004/fixture/fails')?.status).toBe('known-failure');
+    // Progress shows a listed failure as the report will, never as a failure.
+    expect(progress.get('AHP-CORE-004/fixture/fails')).toBe('known-failure');
     expect(report.summary.failed).toBe(0);
     expect(report.baseline).toEqual({
       file: 'kf.txt',

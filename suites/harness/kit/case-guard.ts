@@ -33,10 +33,17 @@ export function frameLines(frames: readonly WireFrame[]): string[] {
   ]);
 }
 
-/** Every frame both mocks of the lane hold (each case resets the mocks it uses first). */
+/**
+ * Every frame both mocks of the lane hold (each case resets the mocks it uses first), in delivery
+ * order per mock: stdio processes each have a clock of their own, so arrival times do not order
+ * frames across processes, delivery numbers do.
+ */
 function recordedFrames(state: FixtureState): WireFrame[] {
-  const all = [...state.mocks.control.recordings(), ...state.mocks.http.recordings()];
-  return decodeFrames(all).sort((a, b) => a.atMs - b.atMs);
+  const inOrder = (frames: WireFrame[]) => frames.sort((a, b) => a.delivery - b.delivery);
+  return [
+    ...inOrder(decodeFrames(state.mocks.control.recordings())),
+    ...inOrder(decodeFrames(state.mocks.http.recordings())),
+  ];
 }
 
 /** Attaches the stderr written since `stderrMark` and the recorded frames to a failing case. */
