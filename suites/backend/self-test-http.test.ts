@@ -14,11 +14,11 @@ const slot = limiter(SELF_TEST_PARALLEL_RUNS);
 describe.concurrent('backend self-certification: HTTP twins', () => {
   for (const c of BROKEN_HTTP_RUNS) {
     const what =
-      c.failed.length > 0
-        ? `fails exactly ${c.failed.join(', ')}`
+      c.breaks.length > 0
+        ? `fails exactly ${c.breaks.join(', ')}`
         : c.warnings
           ? `warns on ${c.warnings.join(', ')}`
           : `leaves exactly ${(c.untested?.requirements ?? []).join(', ')} untested`;
-    it(`${c.example} ${what}`, () => slot(() => checkSelfTest(c)), SELF_TEST_RUN_TIMEOUT_MS);
+    it(`${c.twin} ${what}`, () => slot(() => checkSelfTest(c)), SELF_TEST_RUN_TIMEOUT_MS);
   }
 });

@@ -16,11 +16,11 @@ const slot = limiter(SELF_TEST_PARALLEL_RUNS);
 
 describe.concurrent('backend self-certification: correct example and stdio twins', () => {
   for (const c of CORRECT_RUNS) {
-    it(`${c.example} passes over ${c.binding}`, () => slot(() => checkSelfTest(c)), SELF_TEST_RUN_TIMEOUT_MS);
+    it(`${c.twin} passes over ${c.binding}`, () => slot(() => checkSelfTest(c)), SELF_TEST_RUN_TIMEOUT_MS);
   }
   for (const c of BROKEN_STDIO_RUNS) {
     it(
-      `${c.example} over ${c.binding} fails exactly ${c.failed.join(', ')}`,
+      `${c.twin} over ${c.binding} fails exactly ${c.breaks.join(', ')}`,
       () => slot(() => checkSelfTest(c)),
       SELF_TEST_RUN_TIMEOUT_MS,
     );
