@@ -1,8 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { REQUIREMENTS } from '../../protocol/requirements.js';
+import type { CoverageEntry } from '../../suites/coverage/index.js';
 import { EXIT, UsageError } from '../io.js';
+import { PACKAGE_ROOT } from '../runner/run-conformance.js';
 import { fakeIo } from '../test-support/fake-io.js';
-import { collectCases } from '../selection/collect.js';
-import { createListCommand, listCommand } from './list.js';
+import { collectCases, type Collection } from '../selection/collect.js';
+import { collectAllSuites, createListCommand } from './list.js';
 
 const list = createListCommand(() => collectCases(['cli/selection/test-fixtures/*.conformance.ts']));
 
@@ -65,31 +70,69 @@ describe('list command', () => {
 });
 
 describe('list over the suites that ship', () => {
-  // One vitest start collecting every suite file; generous for a loaded 2-core machine.
-  it(
-    'lists harness and backend cases, each named after its first requirement ID',
-    { timeout: 120_000 },
-    async () => {
-      const f = fakeIo(['--json']);
-      expect(await listCommand.run(['--json'], f.io)).toBe(EXIT.ok);
-      const { cases } = JSON.parse(f.out()) as {
-        cases: { name: string; role: string; requirements: string[]; level: string; transports: string[] }[];
-      };
-      expect(cases.some((c) => c.role === 'harness')).toBe(true);
-      expect(cases.some((c) => c.role === 'backend')).toBe(true);
-      for (const c of cases) {
-        expect(
-          c.name
-            .split(' > ')
-            .pop()
-            ?.startsWith(c.requirements[0] ?? '?'),
-        ).toBe(true);
-        expect(['MUST', 'MUST NOT', 'SHOULD', 'SHOULD NOT', 'MAY']).toContain(c.level);
-        expect(c.transports.length).toBeGreaterThan(0);
-      }
-      // The backend suite is collected for every binding it can be run over.
-      const backendBindings = new Set(cases.filter((c) => c.role === 'backend').flatMap((c) => c.transports));
-      expect([...backendBindings].sort()).toEqual(['http', 'stdio-per_event', 'stdio-persistent']);
-    },
-  );
+  // One vitest start collecting every suite file, shared by the tests below; generous for a
+  // loaded 2-core machine.
+  let collection: Collection = { cases: [], errors: [] };
+  beforeAll(async () => {
+    collection = await collectAllSuites();
+  }, 120_000);
+  const shipped = createListCommand(() => Promise.resolve(collection));
+
+  it('lists harness and backend cases, each named after its first requirement ID', async () => {
+    const f = fakeIo(['--json']);
+    expect(await shipped.run(['--json'], f.io)).toBe(EXIT.ok);
+    const { cases } = JSON.parse(f.out()) as {
+      cases: { name: string; role: string; requirements: string[]; level: string; transports: string[] }[];
+    };
+    expect(cases.some((c) => c.role === 'harness')).toBe(true);
+    expect(cases.some((c) => c.role === 'backend')).toBe(true);
+    for (const c of cases) {
+      expect(
+        c.name
+          .split(' > ')
+          .pop()
+          ?.startsWith(c.requirements[0] ?? '?'),
+      ).toBe(true);
+      expect(['MUST', 'MUST NOT', 'SHOULD', 'SHOULD NOT', 'MAY']).toContain(c.level);
+      expect(c.transports.length).toBeGreaterThan(0);
+    }
+    // The backend suite is collected for every binding it can be run over.
+    const backendBindings = new Set(cases.filter((c) => c.role === 'backend').flatMap((c) => c.transports));
+    expect([...backendBindings].sort()).toEqual(['http', 'stdio-per_event', 'stdio-persistent']);
+  });
+
+  it('covers every requirement ID: cases with proofs, or an exclusion with its reason', async () => {
+    const f = fakeIo(['--coverage', '--json']);
+    const code = await shipped.run(['--coverage', '--json'], f.io);
+    const { requirements, problems } = JSON.parse(f.out()) as {
+      requirements: CoverageEntry[];
+      problems: string[];
+    };
+    expect(problems).toEqual([]);
+    expect(code).toBe(EXIT.ok);
+    expect(requirements.map((e) => e.id)).toEqual(REQUIREMENTS.map((r) => r.id));
+    for (const e of requirements) {
+      const cases = e.cases.harness.length + e.cases.backend.length;
+      const proofs = e.twins.harness.length + e.twins.backend.length + e.negatives.length;
+      if (e.excluded) expect(e.excluded.reason.length, e.id).toBeGreaterThan(10);
+      else
+        expect({ id: e.id, cases: cases > 0, proofs: proofs > 0 }).toEqual({
+          id: e.id,
+          cases: true,
+          proofs: true,
+        });
+    }
+    for (const file of requirements.flatMap((e) => e.negatives.map((n) => n.file))) {
+      expect(existsSync(join(PACKAGE_ROOT, file)), file).toBe(true);
+    }
+  });
+
+  it('prints the matrix for people, exclusions with their reasons', async () => {
+    const f = fakeIo(['--coverage']);
+    expect(await shipped.run(['--coverage'], f.io)).toBe(EXIT.ok);
+    expect(f.out()).toMatch(/^ID\s+level\s+cases\s+proofs\s+excluded$/m);
+    expect(f.out()).toMatch(/^AHP-FAIL-001\s+MUST\s+\d+ harness\s+harness:fail-open-always/m);
+    expect(f.out()).toMatch(/^AHP-DEC-002\s+MUST\s+-\s+-\s+pending: needs driver protocol v1\.1/m);
+    expect(f.out()).toContain('Every requirement has cases and proofs, or an exclusion with its reason.');
+  });
 });

@@ -1,6 +1,7 @@
 /**
- * `ahp-conformance list [--json]`: every conformance case with its requirement IDs, level and
- * transports, collected through vitest without running a case (no target is needed).
+ * `ahp-conformance list [--json] [--coverage]`: every conformance case with its requirement IDs,
+ * level and transports, collected through vitest without running a case (no target is needed);
+ * with `--coverage`, the coverage registry instead (list-coverage.ts).
  */
 import { REQUIREMENTS } from '../../protocol/requirements.js';
 import type { SuiteSettings } from '../../suites/kit/case-meta.js';
@@ -11,17 +12,23 @@ import { COMMON_FLAGS } from '../options/resolve.js';
 import { PACKAGE_ROOT } from '../runner/run-conformance.js';
 import { collectSources, SUITE_GLOBS, type Collection, type CollectedCase } from '../selection/collect.js';
 import { selectCases } from '../selection/select.js';
+import { coverageJson, coverageOf, coverageText } from './list-coverage.js';
 import type { Command } from './registry.js';
 
-const HELP = `Usage: ahp-conformance list [--json] [--only <ID|profile|pattern>...] [--skip <ID|profile|pattern>...]
+const HELP = `Usage: ahp-conformance list [--json] [--coverage] [--only <ID|profile|pattern>...] [--skip <ID|profile|pattern>...]
 
 Lists every conformance case (harness and backend suites) with its requirement IDs, level and
 transports, without running anything. --only/--skip preview a selection exactly as a run would
 apply it (a selector that matches nothing is an error).
-  --json    one JSON object: {"cases": [...], "requirements": [...]} (each requirement with its case count)`;
+  --json      one JSON object: {"cases": [...], "requirements": [...]} (each requirement with its case count)
+  --coverage  the coverage matrix instead: per requirement ID its level, cases, proofs (the broken
+              twins that must fail it, or in-test negatives) or the reason no case checks it; then
+              its problems (an ID with neither a case nor an exclusion, cases without a proof).
+              Exit code 1 when there is a problem. With --json: {"requirements": [...], "problems": [...]}`;
 
 const LIST_FLAGS: Readonly<Record<string, FlagSpec>> = {
   '--json': { key: 'json', kind: 'boolean' },
+  '--coverage': { key: 'coverage', kind: 'boolean' },
   '--only': COMMON_FLAGS['--only'] as FlagSpec,
   '--skip': COMMON_FLAGS['--skip'] as FlagSpec,
 };
@@ -116,7 +123,16 @@ export function createListCommand(collect: () => Promise<Collection>): Command {
       const skip = (argv.values.skip as string[] | undefined) ?? [];
       const cases = selectCases(collection.cases, { only, skip });
       const narrowed = only.length + skip.length > 0;
-      writeLine(io.stdout, argv.values.json === true ? json(cases) : human(cases, narrowed));
+      const asJson = argv.values.json === true;
+      if (argv.values.coverage === true) {
+        const { registry, problems } = coverageOf(cases);
+        writeLine(
+          io.stdout,
+          asJson ? coverageJson(registry, problems) : coverageText(registry, problems, table),
+        );
+        return problems.length > 0 ? EXIT.conformanceFailure : EXIT.ok;
+      }
+      writeLine(io.stdout, asJson ? json(cases) : human(cases, narrowed));
       return EXIT.ok;
     },
   };

@@ -1,0 +1,13 @@
+/** The coverage registry's public entry (the CLI's `list --coverage` and the report use it). */
+export {
+  buildRegistry,
+  catalogueTwins,
+  coverageProblems,
+  defaultRegistryInput,
+  type CoverageCase,
+  type CoverageEntry,
+  type RegistryInput,
+  type TwinProof,
+} from './registry.js';
+export { claimCoverage, type ProfileCoverage, type UncheckedRequirement } from './claim-coverage.js';
+export { EXCLUSIONS, NEEDS_DRIVER_V1_1, NEGATIVE_PROOFS, type Exclusion } from './proofs.js';
