@@ -35,6 +35,12 @@ describe('renderHtml', () => {
     expect(textOf(root)).toContain('Not conformant');
   });
 
+  it('says per claimed profile what was checked, and why the rest was not', () => {
+    const heading = findAll(root, 'h2').find((h) => textOf(h) === 'Claim coverage');
+    expect(heading).toBeDefined();
+    expect(textOf(root)).toContain('AHP-DEC-002excludedneeds driver protocol v1.1');
+  });
+
   it('shows each case as expandable details, failures open, with errors and the transcript', () => {
     const details = findAll(root, 'details');
     expect(details).toHaveLength(report.requirements.reduce((n, r) => n + r.cases.length, 0));

@@ -79,6 +79,29 @@ function baselineSection(report: Report): string {
   return `<h2>Known failures</h2><p>From <code>${x(b.file)}</code>: ${b.tolerated} tolerated.</p>${list}`;
 }
 
+/** Per claimed profile: the requirements checked, and those untested or excluded with their reason. */
+function claimCoverageSection(report: Report): string {
+  const coverage = report.claim.coverage ?? [];
+  if (coverage.length === 0) return '';
+  const row = (profile: string, id: string, what: string, reason: string) =>
+    `<tr><td>${x(profile)}</td><td>${x(id)}</td><td>${x(what)}</td><td>${x(reason)}</td></tr>`;
+  return [
+    '<h2>Claim coverage</h2>',
+    '<table><tr><th>profile</th><th>checked</th><th>untested</th><th>excluded</th></tr>',
+    ...coverage.map(
+      (p) =>
+        `<tr><td>${x(p.profile)}</td><td>${p.checked.length}</td><td>${p.untested.length}</td><td>${p.excluded.length}</td></tr>`,
+    ),
+    '</table>',
+    '<table><tr><th>profile</th><th>requirement</th><th>not checked</th><th>reason</th></tr>',
+    ...coverage.flatMap((p) => [
+      ...p.untested.map((u) => row(p.profile, u.id, 'untested', u.reason)),
+      ...p.excluded.map((u) => row(p.profile, u.id, 'excluded', u.reason)),
+    ]),
+    '</table>',
+  ].join('\n');
+}
+
 /**
  * Renders the report as one self-contained HTML file: the verdict and summary, a table per
  * requirement, then every case as an expandable `<details>` with its failure and transcript.
@@ -118,6 +141,7 @@ export function renderHtml(report: Report, options: HtmlOptions): string {
     '<h2>Summary</h2>',
     '<table><tr><th>passed</th><th>failed (MUST)</th><th>warnings (SHOULD)</th><th>untested</th><th>known failures</th><th>skipped</th></tr>',
     `<tr><td>${s.passed}</td><td>${s.failed}</td><td>${s.warnings}</td><td>${s.untested}</td><td>${s.knownFailures}</td><td>${s.skipped}</td></tr></table>`,
+    claimCoverageSection(report),
     runErrors,
     baselineSection(report),
     '<h2>Requirements</h2>',

@@ -76,6 +76,9 @@ describe('Markdown report', () => {
     expect(md).not.toContain('FAIL');
     expect(md.slice(md.indexOf('## Warnings'))).toContain('warn · SHOULD · requirements AHP-VER-001');
     expect(renderMarkdown(report, { strict: true })).toContain('1 SHOULD case(s) failed under --strict');
+    // The claim's coverage: per profile, and each requirement that was not checked with its reason.
+    expect(md).toMatch(/## Claim coverage[\s\S]*\| stdio \| 0 \| 1 \| 0 \|/);
+    expect(md).toContain('- stdio: AHP-STDIO-001 untested: no case of it ran');
   });
 
   it('keeps hostile text inert: no raw HTML in cells and no fence a frame could close', () => {

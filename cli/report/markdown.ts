@@ -143,6 +143,30 @@ function caseSection(c: ReportCase): string {
   return lines.join('\n');
 }
 
+/** Per claimed profile: how many of its requirements were checked, and what was not, with why. */
+function claimCoverageSection(report: Report): string[] {
+  const coverage = report.claim.coverage ?? [];
+  if (coverage.length === 0) return [];
+  const out = [
+    '',
+    '## Claim coverage',
+    '',
+    'What the claim rests on, per profile: requirements checked by a case that reached a verdict, and those left untested or excluded (no case checks them), never counted as passed.',
+    '',
+    '| Profile | Checked | Untested | Excluded |',
+    '| --- | --- | --- | --- |',
+    ...coverage.map(
+      (p) => `| ${inline(p.profile)} | ${p.checked.length} | ${p.untested.length} | ${p.excluded.length} |`,
+    ),
+  ];
+  const unchecked = coverage.flatMap((p) => [
+    ...p.untested.map((u) => `- ${inline(p.profile)}: ${inline(u.id)} untested: ${inline(u.reason)}`),
+    ...p.excluded.map((u) => `- ${inline(p.profile)}: ${inline(u.id)} excluded: ${inline(u.reason)}`),
+  ]);
+  if (unchecked.length > 0) out.push('', ...unchecked);
+  return out;
+}
+
 /** Renders the report as Markdown. */
 export function renderMarkdown(report: Report, options: MarkdownOptions): string {
   const s = report.summary;
@@ -178,6 +202,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
         `| ${inline(r.id)} | ${r.level} | ${STATUS_WORD[r.status]} | ${countsOf(r)} | ${inline(r.summary)} |`,
     ),
   ];
+  out.push(...claimCoverageSection(report));
   if (report.runErrors.length > 0) {
     out.push('', '## Run errors', '', ...report.runErrors.map((e) => fenced(cut(e), 'text')));
   }

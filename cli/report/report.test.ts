@@ -89,4 +89,30 @@ describe('baseline in the exit code', () => {
     const unmatched = { ...clean, unmatched: [{ pattern: 'nothing/*', line: 2 }] };
     expect(conformanceExitCode(buildReport({ ...base, cases, baseline: unmatched }), false)).toBe(1);
   });
+
+  it('says per claimed profile what was checked, untested or excluded, never more', () => {
+    const report = buildReport({
+      ...base,
+      claim: { role: 'harness', bindings: ['http'], profiles: ['tool-interception'] },
+      cases: [
+        result({ name: 'AHP-FAIL-001/a' }),
+        result({
+          name: 'AHP-CORE-004/c',
+          requirements: ['AHP-CORE-004'],
+          status: 'untested',
+          note: 'no retries',
+        }),
+      ],
+    });
+    const [ti] = report.claim.coverage ?? [];
+    expect(ti?.profile).toBe('tool-interception');
+    expect(ti?.checked).toEqual(['AHP-FAIL-001']);
+    expect(ti?.untested).toContainEqual({
+      id: 'AHP-CORE-004',
+      reason: 'no case reached a verdict: no retries',
+    });
+    expect(ti?.untested.map((u) => u.id)).toContain('AHP-FAIL-002');
+    expect(ti?.excluded.map((u) => u.id)).toEqual(expect.arrayContaining(['AHP-DEC-002', 'AHP-DEC-003']));
+    expect(ti?.excluded.find((u) => u.id === 'AHP-DEC-002')?.reason).toMatch(/^needs driver protocol v1\.1/);
+  });
 });

@@ -1,5 +1,6 @@
 import type { JsonValue } from '../../protocol/json.js';
 import { requirementById, type RequirementLevel } from '../../protocol/requirements.js';
+import { claimCoverage, type ProfileCoverage } from '../../suites/coverage/index.js';
 import { baselineFails, type BaselineSummary } from '../known-failures/apply.js';
 import type { RepeatSummary } from '../repeat/repeat.js';
 import type { TargetStopped } from '../../suites/kit/case-meta.js';
@@ -14,6 +15,12 @@ export interface Claim {
   role: 'harness' | 'backend';
   bindings: string[];
   profiles: string[];
+  /**
+   * Per claimed profile, which of its requirements (those binding the role) the run checked, left
+   * untested or excludes, each with its reason: set by `buildReport`, so that no claim rests on
+   * requirements nobody checked.
+   */
+  coverage?: ProfileCoverage[];
 }
 
 export interface ReportCase {
@@ -126,7 +133,10 @@ export function buildReport(input: ReportInput): Report {
     protocolVersion: 'draft',
     role: input.role,
     target: input.target,
-    claim: input.claim,
+    claim: {
+      ...input.claim,
+      coverage: claimCoverage(input.claim.role, input.claim.profiles, input.cases),
+    },
     seed: input.seed,
     startedAt: input.startedAt,
     durationMs: input.durationMs,
