@@ -68,15 +68,9 @@ export const EXCLUSIONS: Readonly<Record<string, Exclusion>> = {
     kind: 'pending',
     reason: `${NEEDS_DRIVER_V1_1}: content selection needs events that carry content, which a v1 driver cannot raise`,
   },
-  'AHP-TB-001': { kind: 'pending', reason: 'no case yet: the tool.before event on the wire is not validated' },
-  'AHP-CAP-002': {
-    kind: 'pending',
-    reason: 'no case yet: capabilities.effects on the wire is not validated',
-  },
-  'AHP-EXT-001': { kind: 'pending', reason: 'no case yet: extension keys on the wire are not validated' },
   'AHP-CONTENT-001': {
     kind: 'pending',
-    reason: 'no case yet: content parts of the harness events are not validated',
+    reason: `${NEEDS_DRIVER_V1_1}: tool.before carries no model-visible content parts; the events that do cannot be raised by a v1 driver, and no backend case checks modify/inject/return values yet`,
   },
   'AHP-COMP-001': { kind: 'pending', reason: 'no case yet: several interceptors in one registration' },
   'AHP-REG-001': { kind: 'pending', reason: 'no case yet: invalid registration documents refused' },

@@ -2,6 +2,7 @@
 // (role harness, bindings, profiles); it must be one the suite can hold the harness to, and the
 // harness must really intercept a tool.before over every binding it claims.
 // AHP-CORE-003: unknown result fields ignored, unknown effect fields rejected (core-unknown-fields-cases.ts).
+// AHP-TB-001 / AHP-CAP-002 / AHP-EXT-001: the intercept request on the wire (core-wire-event-cases.ts).
 import type { HarnessCase } from '../kit/case-model.js';
 import { useHarnessFixture } from '../kit/fixture.js';
 import { runCase } from '../kit/run-case.js';
@@ -9,6 +10,7 @@ import { inject } from 'vitest';
 import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { claimFor, claimProblems, interceptionTransports } from './core-claim-rules.js';
 import { unknownFieldCases } from './core-unknown-fields-cases.js';
+import { wireEventCases } from './core-wire-event-cases.js';
 import { driverCase, harnessCases } from '../kit/define.js';
 
 // Every case here runs through runCase, so consecutive cases with the same registration may share it.
@@ -55,4 +57,4 @@ driverCase(
   scale,
 );
 
-harnessCases(fixture, unknownFieldCases());
+harnessCases(fixture, [...unknownFieldCases(), ...wireEventCases()]);
