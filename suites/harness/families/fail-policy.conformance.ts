@@ -1,15 +1,22 @@
 // The policy a subscription declares and what it covers: registrations without an explicit
 // failure policy, or observe subscriptions carrying one, are refused (fail-registration-cases.ts);
 // an observer's failure never changes the settled decision (fail-observe-cases.ts), and a retried
-// notification is the same bytes (observe-retry-cases.ts).
+// notification is the same bytes (observe-retry-cases.ts). Registration documents without the
+// snapshot version or hooks are refused, and events go only where a subscription matches them
+// (registration-dispatch-cases.ts).
+import { inject } from 'vitest';
 import { harnessCases } from '../kit/define.js';
 import { useHarnessFixture } from '../kit/fixture.js';
+import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { observerFailureCases } from './fail-observe-cases.js';
 import { observerRetryCases } from './observe-retry-cases.js';
 import { registrationRefusalCases } from './fail-registration-cases.js';
+import { declareDispatchCases, declareDocumentShapeCases } from './registration-dispatch-cases.js';
 
-harnessCases(useHarnessFixture(), [
-  ...registrationRefusalCases(),
-  ...observerFailureCases(),
-  ...observerRetryCases(),
-]);
+const fixture = useHarnessFixture();
+const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
+
+harnessCases(fixture, [...registrationRefusalCases(), ...observerFailureCases(), ...observerRetryCases()]);
+
+declareDocumentShapeCases(fixture, scale);
+declareDispatchCases(fixture, scale);

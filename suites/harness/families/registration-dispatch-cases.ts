@@ -1,0 +1,143 @@
+/**
+ * AHP-REG-001: a registration document without the snapshot's `protocolVersion`, or without an
+ * ordered, non-empty `hooks` array, is refused at `configure`.
+ * AHP-REG-002: an event goes to a backend only through a subscription whose `events` match it
+ * (an exact name, the whole family `fam.*`, or `*`): the mock denies every call it receives, so a
+ * tool.before sent through a subscription that does not match shows as a deny where the harness
+ * must continue without any decision step. A driver protocol v1 harness raises only tool.before,
+ * so the matrix is judged on that event; a harness that refuses to subscribe to a boundary it
+ * cannot raise has no dispatch to judge there (untested).
+ */
+import type { JsonObject, JsonValue } from '../../../protocol/json.js';
+import { PROTOCOL_VERSION } from '../../../protocol/wire-types.js';
+import { conformanceCase } from '../../kit/case.js';
+import type { HarnessCase } from '../kit/case-model.js';
+import type { HarnessFixture } from '../kit/fixture.js';
+import { caseRegistration } from '../kit/registration.js';
+import { runCase } from '../kit/run-case.js';
+import { caseTimeoutMs } from '../kit/run-case.js';
+import type { HarnessTransport } from '../kit/timing.js';
+import { interceptionTransports } from './core-claim-rules.js';
+import { EXPLICIT_DENY_REASON } from './fail-matrix.js';
+
+/** Neither document shape nor dispatch depends on the transport: the first one the driver has. */
+const ANY_TRANSPORT = ['stdio-persistent', 'stdio-per_event', 'http'];
+
+function firstTransport(fixture: HarnessFixture): HarnessTransport | undefined {
+  return interceptionTransports(fixture.state.info)[0];
+}
+
+/** Document-level defects a harness must refuse, each as a change to a valid document. */
+const DOCUMENT_DEFECTS: readonly { label: string; edit(doc: JsonObject): void }[] = [
+  { label: 'protocol-version-missing', edit: (doc) => delete doc.protocolVersion },
+  { label: 'protocol-version-of-revision-0.1', edit: (doc) => (doc.protocolVersion = '0.1') },
+  { label: 'protocol-version-of-another-snapshot', edit: (doc) => (doc.protocolVersion = '2000-01-01') },
+  { label: 'hooks-empty', edit: (doc) => (doc.hooks = []) },
+  { label: 'hooks-missing', edit: (doc) => delete doc.hooks },
+  {
+    label: 'hooks-not-an-array',
+    edit: (doc) => (doc.hooks = { first: (doc.hooks as JsonValue[])[0] ?? null }),
+  },
+];
+
+/** Declares the AHP-REG-001 refusals (configure only: one transport is enough for a document). */
+export function declareDocumentShapeCases(fixture: HarnessFixture, scale: number): void {
+  for (const defect of DOCUMENT_DEFECTS) {
+    conformanceCase(
+      {
+        name: `AHP-REG-001/registration:${defect.label}-is-refused`,
+        requirements: ['AHP-REG-001'],
+        transports: ANY_TRANSPORT,
+      },
+      async (ctx) => {
+        const { client, mocks, margins } = fixture.state;
+        const transport = firstTransport(fixture);
+        if (!transport) return ctx.untested('the driver announces no transport feature for its bindings');
+        const base: HarnessCase = {
+          name: 'AHP-REG-001/base',
+          requirements: ['AHP-REG-001'],
+          transport,
+          policy: 'fail-closed',
+          behaviour: { kind: 'respond' },
+        };
+        const registration = caseRegistration(base, mocks.endpoints, caseTimeoutMs(base, { margins }));
+        defect.edit(registration);
+        const answer = await client.configure({ registration });
+        ctx.evidence({ registration, configure: answer as unknown as JsonValue });
+        if (answer.accepted) {
+          throw new Error(
+            `the harness accepted a registration document with ${defect.label.replaceAll('-', ' ')}; ` +
+              `it must declare protocolVersion "${PROTOCOL_VERSION}" and a non-empty hooks array`,
+          );
+        }
+      },
+      scale,
+    );
+  }
+}
+
+/** One row of the dispatch matrix: a subscription's `events`, and whether tool.before matches. */
+const SELECTORS: readonly { events: string[]; matches: boolean; label: string }[] = [
+  { events: ['tool.*'], matches: true, label: 'family-wildcard-tool.*' },
+  { events: ['*'], matches: true, label: 'wildcard-*' },
+  { events: ['model.request.before'], matches: false, label: 'other-exact-name' },
+  { events: ['model.*'], matches: false, label: 'other-family-wildcard-model.*' },
+];
+
+function dispatchName(selector: (typeof SELECTORS)[number]): string {
+  return `AHP-REG-002/events:${selector.label}/tool.before-${selector.matches ? 'sent' : 'not-sent'}`;
+}
+
+function dispatchCase(selector: (typeof SELECTORS)[number], transport: HarnessTransport): HarnessCase {
+  return {
+    name: dispatchName(selector),
+    requirements: ['AHP-REG-002'],
+    transport,
+    policy: 'fail-closed',
+    behaviour: { kind: 'deny', reason: EXPLICIT_DENY_REASON },
+    subscription: { set: { events: selector.events } },
+    ...(selector.matches
+      ? {}
+      : {
+          expect: {
+            decision: 'continue',
+            wire: 'none',
+            audit: { outcome: 'no-effect' },
+            because: `no subscription matches tool.before (events ${JSON.stringify(selector.events)}), so no decision step`,
+          },
+        }),
+  };
+}
+
+/** Declares the AHP-REG-002 dispatch matrix. */
+export function declareDispatchCases(fixture: HarnessFixture, scale: number): void {
+  for (const selector of SELECTORS) {
+    conformanceCase(
+      { name: dispatchName(selector), requirements: ['AHP-REG-002'], transports: ANY_TRANSPORT },
+      async (ctx) => {
+        const { client, mocks, margins } = fixture.state;
+        const transport = firstTransport(fixture);
+        if (!transport) return ctx.untested('the driver announces no transport feature for its bindings');
+        const testCase = dispatchCase(selector, transport);
+        if (!selector.matches) {
+          // A harness may refuse a subscription to a boundary it cannot raise: then there is no
+          // dispatch to judge.
+          const registration = caseRegistration(
+            testCase,
+            mocks.endpoints,
+            caseTimeoutMs(testCase, { margins }),
+          );
+          const answer = await client.configure({ registration });
+          if (!answer.accepted) {
+            ctx.untested(
+              `the harness refuses a subscription to ${selector.events.join(', ')}: ` +
+                answer.issues.map((i) => `${i.path} ${i.message}`).join('; '),
+            );
+          }
+        }
+        await runCase(fixture.state, testCase, ctx);
+      },
+      scale,
+    );
+  }
+}
