@@ -3,11 +3,13 @@
 // an observer's failure never changes the settled decision (fail-observe-cases.ts), and a retried
 // notification is the same bytes (observe-retry-cases.ts). Registration documents without the
 // snapshot version or hooks are refused, and events go only where a subscription matches them
-// (registration-dispatch-cases.ts).
+// (registration-dispatch-cases.ts). Only bearer and oauth are portable endpoint authentication,
+// and a bearer token travels only in the Authorization header (auth-binding-cases.ts).
 import { inject } from 'vitest';
 import { harnessCases } from '../kit/define.js';
 import { useHarnessFixture } from '../kit/fixture.js';
 import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
+import { bearerPlacementCases, declareNonPortableAuthCases } from './auth-binding-cases.js';
 import { observerFailureCases } from './fail-observe-cases.js';
 import { observerRetryCases } from './observe-retry-cases.js';
 import { registrationRefusalCases } from './fail-registration-cases.js';
@@ -16,7 +18,13 @@ import { declareDispatchCases, declareDocumentShapeCases } from './registration-
 const fixture = useHarnessFixture();
 const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
 
-harnessCases(fixture, [...registrationRefusalCases(), ...observerFailureCases(), ...observerRetryCases()]);
+harnessCases(fixture, [
+  ...registrationRefusalCases(),
+  ...observerFailureCases(),
+  ...observerRetryCases(),
+  ...bearerPlacementCases(),
+]);
 
 declareDocumentShapeCases(fixture, scale);
 declareDispatchCases(fixture, scale);
+declareNonPortableAuthCases(fixture, scale);
