@@ -27,6 +27,12 @@ function canonical(value: unknown): string {
 
 const shown = (v: unknown): string => (v === undefined ? 'none' : JSON.stringify(v));
 
+/** The claim without its coverage: that follows each shard's own cases, and the merge recomputes it. */
+function claimOf(report: PartialReport['report']): unknown {
+  const { coverage: _coverage, ...claim } = report.claim;
+  return claim;
+}
+
 function checkSameRun(first: PartialReport, other: PartialReport): void {
   const a = first.report;
   const b = other.report;
@@ -41,7 +47,7 @@ function checkSameRun(first: PartialReport, other: PartialReport): void {
       `"${other.shown}" is a ${b.role} report and "${first.shown}" a ${a.role} report; merge the shards of one run.`,
     );
   }
-  if (canonical(b.target) !== canonical(a.target) || canonical(b.claim) !== canonical(a.claim)) {
+  if (canonical(b.target) !== canonical(a.target) || canonical(claimOf(b)) !== canonical(claimOf(a))) {
     throw new UsageError(`${pair} tested different targets; merge the shards of one run against one target.`);
   }
   if (b.seed !== a.seed) {

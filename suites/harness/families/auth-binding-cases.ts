@@ -5,8 +5,8 @@
  * and nowhere else on the wire.
  */
 import type { JsonValue } from '../../../protocol/json.js';
-import { conformanceCase } from '../../kit/case.js';
 import type { CaseCheck, HarnessCase } from '../kit/case-model.js';
+import { driverCase } from '../kit/define.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import { caseRegistration } from '../kit/registration.js';
 import { caseTimeoutMs } from '../kit/run-case.js';
@@ -32,15 +32,15 @@ const NON_PORTABLE = [
 /** Declares the refusal of each non-portable binding (configure only, over HTTP). */
 export function declareNonPortableAuthCases(fixture: HarnessFixture, scale: number): void {
   for (const binding of NON_PORTABLE) {
-    conformanceCase(
+    driverCase(
+      fixture,
       {
         name: `AHP-AUTH-001/transport:http/registration:${binding.type}-authentication-is-refused`,
         requirements: ['AHP-AUTH-001'],
         transports: ['http'],
       },
-      async (ctx) => {
-        const { client, mocks, info, margins } = fixture.state;
-        if (info.features.http !== true) return ctx.untested('the driver announces no HTTP transport');
+      { transport: 'http' },
+      async (ctx, { client, mocks, margins }) => {
         const base: HarnessCase = {
           name: 'AHP-AUTH-001/base',
           requirements: ['AHP-AUTH-001'],

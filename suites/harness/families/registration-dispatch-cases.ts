@@ -10,7 +10,7 @@
  */
 import type { JsonObject, JsonValue } from '../../../protocol/json.js';
 import { PROTOCOL_VERSION } from '../../../protocol/wire-types.js';
-import { conformanceCase } from '../../kit/case.js';
+import { driverCase } from '../kit/define.js';
 import type { HarnessCase } from '../kit/case-model.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import { caseRegistration } from '../kit/registration.js';
@@ -43,14 +43,15 @@ const DOCUMENT_DEFECTS: readonly { label: string; edit(doc: JsonObject): void }[
 /** Declares the AHP-REG-001 refusals (configure only: one transport is enough for a document). */
 export function declareDocumentShapeCases(fixture: HarnessFixture, scale: number): void {
   for (const defect of DOCUMENT_DEFECTS) {
-    conformanceCase(
+    driverCase(
+      fixture,
       {
         name: `AHP-REG-001/registration:${defect.label}-is-refused`,
         requirements: ['AHP-REG-001'],
         transports: ANY_TRANSPORT,
       },
-      async (ctx) => {
-        const { client, mocks, margins } = fixture.state;
+      {},
+      async (ctx, { client, mocks, margins }) => {
         const transport = firstTransport(fixture);
         if (!transport) return ctx.untested('the driver announces no transport feature for its bindings');
         const base: HarnessCase = {
@@ -112,10 +113,11 @@ function dispatchCase(selector: (typeof SELECTORS)[number], transport: HarnessTr
 /** Declares the AHP-REG-002 dispatch matrix. */
 export function declareDispatchCases(fixture: HarnessFixture, scale: number): void {
   for (const selector of SELECTORS) {
-    conformanceCase(
+    driverCase(
+      fixture,
       { name: dispatchName(selector), requirements: ['AHP-REG-002'], transports: ANY_TRANSPORT },
-      async (ctx) => {
-        const { client, mocks, margins } = fixture.state;
+      {},
+      async (ctx, { client, mocks, margins }) => {
         const transport = firstTransport(fixture);
         if (!transport) return ctx.untested('the driver announces no transport feature for its bindings');
         const testCase = dispatchCase(selector, transport);
