@@ -1,5 +1,6 @@
-// The package as users get it: `npm pack`, install the tarball into an empty folder (offline:
-// every dependency is in the npm cache that `npm ci` filled), then run the installed bin.
+// The package as users get it: `npm pack`, install the tarball into an empty folder, then run the
+// installed bin. The install prefers the npm cache: `npm ci` filled it with every tarball, but it
+// fetches no package metadata, which a tarball install needs (so --offline fails on a clean cache).
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +31,7 @@ beforeAll(async () => {
     join(app, 'package.json'),
     JSON.stringify({ name: 'empty-app', private: true, type: 'module' }),
   );
-  await execa('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: app });
+  await execa('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: app });
 });
 
 const bin = (args: string[]) =>
