@@ -15,7 +15,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBusyLoops } from './lib/busy-load.js';
-import { exitWith, isMainModule } from './lib/script-main.js';
+import { exitWith, isMainModule, stopOnSignal } from './lib/script-main.js';
 
 const CLI = fileURLToPath(new URL('../bin/ahp-conformance.mjs', import.meta.url));
 
@@ -102,18 +102,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'ahp-stability-'));
   const stopLoad = startBusyLoops(options.load);
   const outcomes: RunOutcome[] = [];
-  let stopped = false;
-  const stop = (): void => {
-    stopped = true;
-    console.log('Stopping after the run in progress.');
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const signal = stopOnSignal('Stopping after the run in progress.');
   try {
     console.log(
       `${options.runs} full runs with ${options.load} busy loop(s) on ${availableParallelism()} cores`,
     );
-    for (let i = 0; i < options.runs && !stopped; i++) {
+    for (let i = 0; i < options.runs && !signal.stopped; i++) {
       const outcome = await runOnce(join(dir, `run-${i + 1}`), options.extra);
       outcomes.push(outcome);
       const failed = [...outcome.verdicts.values()].filter((s) => s === 'fail').length;
@@ -124,8 +118,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
   } finally {
     stopLoad();
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    signal.release();
     rmSync(dir, { recursive: true, force: true });
   }
   const unstable = unstableCases(outcomes);

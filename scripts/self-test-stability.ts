@@ -12,7 +12,7 @@ import { runConformance, type ConformanceRun } from '../cli/runner/run-conforman
 import { TWIN_CATALOGUE, type TwinEntry } from '../fixtures/broken/catalogue.js';
 import { bundleTwins } from '../fixtures/broken/lib/bundle.js';
 import { startBusyLoops } from './lib/busy-load.js';
-import { exitWith, isMainModule } from './lib/script-main.js';
+import { exitWith, isMainModule, stopOnSignal } from './lib/script-main.js';
 
 /** Twin runs at once, as in the self-test. */
 const PARALLEL_RUNS = 3;
@@ -80,18 +80,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   const command = await bundleTwins();
   const stop = startBusyLoops(options.load);
   const seen = new Map<string, string[]>(entries.map((e) => [e.twin, []]));
-  let stopped = false;
-  const stopRounds = (): void => {
-    stopped = true;
-    console.log('Stopping after the round in progress.');
-  };
-  process.once('SIGINT', stopRounds);
-  process.once('SIGTERM', stopRounds);
+  const signal = stopOnSignal('Stopping after the round in progress.');
   try {
     console.log(
       `${options.runs} round(s) of ${entries.length} twin(s) with ${options.load} busy loop(s) on ${availableParallelism()} cores`,
     );
-    for (let round = 1; round <= options.runs && !stopped; round++) {
+    for (let round = 1; round <= options.runs && !signal.stopped; round++) {
       const started = performance.now();
       await inSlots(entries, PARALLEL_RUNS, async (entry) => {
         const run = await runConformance({
@@ -114,8 +108,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
   } finally {
     stop();
-    process.off('SIGINT', stopRounds);
-    process.off('SIGTERM', stopRounds);
+    signal.release();
     const bundle = command[1];
     if (bundle !== undefined) rmSync(bundle, { force: true });
   }

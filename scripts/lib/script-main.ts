@@ -38,3 +38,23 @@ export function exitWith(run: Promise<number>, options: { stack?: boolean } = {}
     },
   );
 }
+
+/** A flag SIGINT or SIGTERM sets, so a long script stops after the step in progress; `release` unhooks it. */
+export function stopOnSignal(message: string): { readonly stopped: boolean; release(): void } {
+  let stopped = false;
+  const stop = (): void => {
+    stopped = true;
+    console.log(message);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return {
+    get stopped() {
+      return stopped;
+    },
+    release() {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    },
+  };
+}
