@@ -11,6 +11,7 @@ const REQUIREMENT_LABEL: Record<ReportedStatus, string> = {
   fail: 'FAIL',
   warn: 'WARN',
   untested: 'UNTESTED',
+  blocked: 'BLOCKED',
   skipped: 'SKIP',
   'known-failure': 'KNOWN',
 };

@@ -75,6 +75,8 @@ function entryFor(c: ReportCase, report: Report, options: JunitOptions): Entry {
         outcome: { kind: 'skipped', message: c.note ?? 'known failure' },
         systemOut: caseBody(c),
       };
+    case 'blocked':
+      return { ...base, outcome: { kind: 'skipped', message: `blocked: ${c.note ?? 'an earlier problem'}` } };
     case 'untested':
       return {
         ...base,

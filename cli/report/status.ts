@@ -24,7 +24,7 @@ export function requirementStatus(
   cases: readonly { status: CaseStatus; level: RequirementLevel }[],
 ): ReportedStatus {
   const verdicts = cases.map(caseVerdict);
-  for (const s of ['fail', 'warn', 'known-failure', 'untested', 'pass'] as const) {
+  for (const s of ['fail', 'warn', 'known-failure', 'blocked', 'untested', 'pass'] as const) {
     if (verdicts.includes(s)) return s;
   }
   return 'skipped';
@@ -36,6 +36,7 @@ export const REPORTED_STATUSES: readonly ReportedStatus[] = [
   'fail',
   'warn',
   'untested',
+  'blocked',
   'known-failure',
   'skipped',
 ];
@@ -46,6 +47,7 @@ export const STATUS_WORD: Readonly<Record<ReportedStatus, string>> = {
   fail: 'FAIL',
   warn: 'warn',
   untested: 'untested',
+  blocked: 'blocked',
   skipped: 'skipped',
   'known-failure': 'known failure',
 };

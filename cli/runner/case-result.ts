@@ -1,8 +1,9 @@
 import type { JsonValue } from '../../protocol/json.js';
 import type { RequirementLevel } from '../../protocol/requirements.js';
+import type { Finding } from '../../suites/kit/finding.js';
 import type { RepeatSummary } from '../repeat/repeat.js';
 
-export type CaseStatus = 'pass' | 'fail' | 'untested' | 'skipped' | 'known-failure';
+export type CaseStatus = 'pass' | 'fail' | 'untested' | 'blocked' | 'skipped' | 'known-failure';
 
 /** One conformance case as the runner saw it. */
 export interface CaseResult {
@@ -17,8 +18,12 @@ export interface CaseResult {
   durationMs: number;
   /** Failure messages (assertion diffs stripped of colour), empty unless failed. */
   errors: string[];
-  /** The reason of an untested or skipped case. */
+  /** The reason of an untested, blocked or skipped case. */
   note?: string;
+  /** What a failing case found, most fundamental first (absent for a failure that is no `CaseFailure`). */
+  findings?: Finding[];
+  /** What keeps a blocked case from being judged: the finding of the problem it rests on. */
+  blockedBy?: Finding;
   evidence?: JsonValue;
   /** Set for a timing case run several times (`--repeat N`). */
   repeat?: RepeatSummary;

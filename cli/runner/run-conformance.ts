@@ -4,6 +4,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { BaseSequencer, startVitest } from 'vitest/node';
 import type { TestCase, TestSpecification, Vitest } from 'vitest/node';
 import {
+  BLOCKED_PREFIX,
   MAX_CONCURRENT_CASES,
   TARGET_STOPPED_PREFIX,
   UNTESTED_PREFIX,
@@ -44,23 +45,34 @@ export interface ConformanceRun {
 /** The note of a case the run did not reach because the target stopped. */
 export const NOT_RUN_AFTER_STOP = 'not run: the run stopped because the target stopped being usable';
 
+function stripPrefix(note: string): string {
+  for (const prefix of [UNTESTED_PREFIX, BLOCKED_PREFIX]) {
+    if (note.startsWith(prefix)) return note.slice(prefix.length);
+  }
+  return note;
+}
+
 function toResult(testCase: TestCase): CaseResult {
   const meta: CaseMeta | undefined = testCase.meta().ahp;
   const result = testCase.result();
   const diagnostic = testCase.diagnostic();
   const untested =
     result.state === 'skipped' && (meta?.untested !== undefined || result.note?.startsWith(UNTESTED_PREFIX));
+  const blocked = result.state === 'skipped' && meta?.blocked !== undefined;
   const status =
     result.state === 'passed'
       ? 'pass'
       : result.state === 'failed'
         ? 'fail'
-        : untested
-          ? 'untested'
-          : 'skipped';
+        : blocked
+          ? 'blocked'
+          : untested
+            ? 'untested'
+            : 'skipped';
   const skipNote = result.state === 'skipped' ? result.note : undefined;
   const note =
     meta?.untested ??
+    meta?.blocked?.message ??
     (meta?.targetStopped ? `${TARGET_STOPPED_PREFIX}${meta.targetStopped.message}` : skipNote);
   const diagnostics = result.state === 'failed' ? meta?.diagnostics : undefined;
   const errors =
@@ -77,10 +89,10 @@ function toResult(testCase: TestCase): CaseResult {
     status,
     durationMs: Math.round(diagnostic?.duration ?? 0),
     errors,
-    ...(note !== undefined
-      ? { note: note.startsWith(UNTESTED_PREFIX) ? note.slice(UNTESTED_PREFIX.length) : note }
-      : {}),
+    ...(note !== undefined ? { note: stripPrefix(note) } : {}),
     ...(meta?.evidence !== undefined ? { evidence: meta.evidence } : {}),
+    ...(result.state === 'failed' && meta?.findings !== undefined ? { findings: meta.findings } : {}),
+    ...(blocked && meta?.blocked !== undefined ? { blockedBy: meta.blocked } : {}),
     ...(diagnostics?.stderrTail && diagnostics.stderrTail.length > 0
       ? { stderrTail: diagnostics.stderrTail }
       : {}),

@@ -10,7 +10,7 @@ import { EXCLUSIONS, type Exclusion } from './proofs.js';
 /** A case result as the coverage of a claim needs it. */
 export interface RanCase {
   requirements: string[];
-  status: 'pass' | 'fail' | 'untested' | 'skipped' | 'known-failure';
+  status: 'pass' | 'fail' | 'untested' | 'blocked' | 'skipped' | 'known-failure';
   note?: string;
 }
 

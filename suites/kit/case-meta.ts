@@ -1,5 +1,6 @@
 import type { RequirementLevel } from '../../protocol/requirements.js';
 import type { JsonValue } from '../../protocol/json.js';
+import type { Finding } from './finding.js';
 
 /** What every conformance case declares about itself; read back by the CLI's runner through vitest's task meta. */
 export interface CaseMeta {
@@ -21,6 +22,13 @@ export interface CaseMeta {
   targetStopped?: TargetStopped;
   /** What people read under a failing case: the target's stderr and the wire (bounded). */
   diagnostics?: CaseDiagnostics;
+  /** Set when the case failed through a `CaseFailure`: what it found, most fundamental first. */
+  findings?: Finding[];
+  /**
+   * Set when the case could not be judged because something it rests on is broken: the finding
+   * that shows it. The case is `blocked`, never `pass`, and not a failure of its own requirement.
+   */
+  blocked?: Finding;
 }
 
 /** Why a run stopped: one sentence naming the command and the fix, and the target's stderr. */
@@ -75,6 +83,9 @@ declare module 'vitest' {
     ahp?: CaseMeta;
   }
 }
+
+/** The prefix of a skip note that marks a case blocked by an earlier problem. */
+export const BLOCKED_PREFIX = 'blocked: ';
 
 /** The prefix of a skip note that marks a case untested rather than skipped. */
 export const UNTESTED_PREFIX = 'untested: ';

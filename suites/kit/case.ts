@@ -1,7 +1,9 @@
 import { test, type TestContext } from 'vitest';
 import type { JsonValue } from '../../protocol/json.js';
 import { requirementById, type RequirementLevel } from '../../protocol/requirements.js';
+import { CaseFailure, type Finding } from './finding.js';
 import {
+  BLOCKED_PREFIX,
   TARGET_STOPPED_PREFIX,
   UNTESTED_PREFIX,
   type CaseDiagnostics,
@@ -28,6 +30,11 @@ export interface CaseContext {
   evidence(values: Record<string, JsonValue>): void;
   /** Ends the case as `untested` with a reason: the target cannot show what the case needs. */
   untested(reason: string): never;
+  /**
+   * Ends the case as `blocked`: it cannot be judged because what it rests on is broken, as
+   * `finding` shows (the finding is reported once, as a problem; the case names it).
+   */
+  blocked(finding: Finding): never;
   /** Ends the case unjudged because the target stopped being usable; the run stops (exit 3). */
   targetStopped(stop: TargetStopped): never;
   /** Attaches what people read under a failing case (merged per key). */
@@ -83,6 +90,11 @@ export function conformanceCase(
           vitestContext.skip(`${UNTESTED_PREFIX}${reason}`);
           throw new Error('unreachable: skip() throws');
         },
+        blocked(finding) {
+          (vitestContext.task.meta.ahp as CaseMeta).blocked = finding;
+          vitestContext.skip(`${BLOCKED_PREFIX}${finding.message}`);
+          throw new Error('unreachable: skip() throws');
+        },
         targetStopped(stop) {
           (vitestContext.task.meta.ahp as CaseMeta).targetStopped = stop;
           vitestContext.skip(`${TARGET_STOPPED_PREFIX}${stop.message}`);
@@ -93,7 +105,15 @@ export function conformanceCase(
           current.diagnostics = { ...current.diagnostics, ...values };
         },
       };
-      await body(ctx);
+      try {
+        await body(ctx);
+      } catch (error) {
+        // The findings travel in the meta: the report groups them into problems.
+        if (error instanceof CaseFailure) {
+          (vitestContext.task.meta.ahp as CaseMeta).findings = error.findings;
+        }
+        throw error;
+      }
     },
   );
 }

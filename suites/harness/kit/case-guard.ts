@@ -79,8 +79,10 @@ export async function guardCase(
     await body();
   } catch (error) {
     const meta = ctx.vitest.task.meta.ahp;
-    // An untested case ended on purpose, whatever became of the driver since.
-    if (meta?.untested !== undefined || meta?.targetStopped !== undefined) throw error;
+    // An untested or blocked case ended on purpose, whatever became of the driver since.
+    if (meta?.untested !== undefined || meta?.blocked !== undefined || meta?.targetStopped !== undefined) {
+      throw error;
+    }
     const now = state();
     const stopped = endsDriverSession(error) ?? endsDriverSession(now.client.ended);
     if (stopped !== undefined) {
