@@ -108,6 +108,8 @@ describe('console summary', () => {
     expect(text).toContain('       explains 1 case that failed, blocks 2 cases');
     expect(text).toContain('       known failure (line 1): upstream bug');
     expect(text).toMatch(/BLOCKED {2}AHP-CORE-004 {5}MUST {5}0 passed, 1 untested, 2 blocked/);
+    expect(text).toContain('Requirements: 2 of 9 pass, 1 not run (skipped); the others:');
+    expect(text).not.toContain('AHP-STDIO-001    MUST     0 passed, 1 skipped');
     expect(text).toContain('Run error: suites/harness/x.conformance.ts');
     expect(text).toContain(
       'Stale known failure: line 2 of known-failures.txt (AHP-REG-001) matches no failing case any more (1 pass); remove the line.',

@@ -90,11 +90,13 @@ export function renderConsoleSummary(
     `Claim: ${report.claim.role}; bindings ${report.claim.bindings.join(', ') || 'none'}; profiles ${report.claim.profiles.join(', ') || 'none'}`,
     ...profileLines(report).map((l) => `  ${l}`),
   );
-  const notPassing = report.requirements.filter((r) => r.status !== 'pass');
-  const passing = report.requirements.length - notPassing.length;
+  // Passing requirements and those nothing ran for (left out by --only/--skip) are counted, not listed.
+  const listed = report.requirements.filter((r) => r.status !== 'pass' && r.status !== 'skipped');
+  const passing = report.requirements.filter((r) => r.status === 'pass').length;
+  const skipped = report.requirements.filter((r) => r.status === 'skipped').length;
   lines.push(
-    `Requirements: ${passing} of ${report.requirements.length} pass${notPassing.length > 0 ? '; the others:' : ''}`,
-    ...notPassing.map(requirementLine),
+    `Requirements: ${passing} of ${report.requirements.length} pass${skipped > 0 ? `, ${skipped} not run (skipped)` : ''}${listed.length > 0 ? '; the others:' : ''}`,
+    ...listed.map(requirementLine),
     '',
     `Cases: ${s.passed} passed, ${s.failed} failed (MUST), ${s.warnings} warning(s) (SHOULD), ${s.untested} untested, ${s.blocked} blocked, ${s.knownFailures} known failure(s), ${s.skipped} skipped; ${(report.durationMs / 1000).toFixed(1)} s`,
   );

@@ -69,7 +69,9 @@ export function exercised(report: Report): { judged: number; total: number; rest
     const by = [...new Set(blocked.flatMap((c) => c.blockedBy ?? []))];
     rest.push(`${blocked.length} blocked${by.length > 0 ? ` (by ${list(by)})` : ''}`);
   }
-  if (skipped.length > 0) rest.push(`${skipped.length} skipped (${skipped[0]?.note ?? 'not run'})`);
+  const unselected = skipped.filter((c) => c.note?.startsWith('not selected') === true).length;
+  if (unselected > 0) rest.push(`${unselected} not selected (--only/--skip)`);
+  if (skipped.length > unselected) rest.push(`${skipped.length - unselected} skipped`);
   return { judged: judged.length, total: cases.length, rest };
 }
 
