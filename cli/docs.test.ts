@@ -9,8 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { builtinNames, parseScenarioText, startHttpMock } from '../mock-backend/index.js';
 import { requirementById } from '../protocol/requirements.js';
 import { COMMANDS } from './commands/index.js';
+import { checkKnownFailuresMatch } from './known-failures/check.js';
 import { parseKnownFailures } from './known-failures/parse.js';
 import { parseCommandLine } from './options/resolve.js';
+import { collectSources, SUITE_GLOBS } from './selection/collect.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const doc = (name: string) => readFileSync(join(ROOT, 'docs', name), 'utf8');
@@ -44,12 +46,21 @@ describe('docs/mock-backend.md', () => {
 describe('docs/harness-authors.md', () => {
   const page = doc('harness-authors.md');
 
-  it('shows a known-failures file that parses', () => {
-    const example = blocks(page).find((b) => b.body.startsWith('# known-failures.txt'));
-    const parsed = parseKnownFailures(example?.body ?? '', 'known-failures.txt');
-    expect(parsed).toMatchObject({ ok: true });
-    expect(parsed.ok && parsed.baseline.entries.length).toBe(2);
-  });
+  it(
+    'shows a known-failures file that parses, every line matching a case of the suite',
+    { timeout: 60_000 },
+    async () => {
+      const example = blocks(page).find((b) => b.body.startsWith('# known-failures.txt'));
+      const parsed = parseKnownFailures(example?.body ?? '', 'known-failures.txt');
+      expect(parsed).toMatchObject({ ok: true });
+      if (!parsed.ok) return;
+      expect(parsed.baseline.entries.length).toBe(2);
+      // The run refuses a line that matches no case before it starts: the example must not.
+      const { cases, errors } = await collectSources([{ include: [SUITE_GLOBS.harness] }]);
+      expect(errors).toEqual([]);
+      expect(() => checkKnownFailuresMatch(parsed.baseline, cases, 'harness')).not.toThrow();
+    },
+  );
 
   it('shows a config file that the options parse accepts', async () => {
     const example = blocks(page).find((b) => b.lang === 'json' && b.body.includes('"reporters"'));

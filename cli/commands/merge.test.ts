@@ -2,7 +2,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { applyKnownFailures } from '../known-failures/apply.js';
+import { parseKnownFailures, type KnownFailures } from '../known-failures/parse.js';
 import { buildReport, type Report } from '../report/report.js';
+import { CALL_ID, LATE_REPLY } from '../report/test-support/sample-report.js';
 import type { CaseResult } from '../runner/case-result.js';
 import { run } from '../run.js';
 import { shardRecord } from '../shard/record.js';
@@ -28,21 +31,42 @@ function result(name: string, status: CaseResult['status'], over: Partial<CaseRe
   };
 }
 
-/** The cases of one run: a failure (tolerated by the baseline), passes, and one left out by --skip. */
+/** The cases of one run: a failure (tolerated by the baseline), passes, a SHOULD failure, one left out by --skip. */
 const SELECTED = [
-  result('AHP-CORE-004/a', 'known-failure', { note: 'known failure (line 1): tracked' }),
+  result('AHP-CORE-004/a', 'fail'),
   result('AHP-FAIL-001/b', 'pass'),
   result('AHP-FAIL-002/c', 'pass'),
   result('AHPX-SYN-002/d', 'fail', { level: 'SHOULD' }),
 ];
 const LEFT_OUT = result('AHPX-SYN-001/e', 'skipped', { note: 'not selected (--only/--skip)' });
 const SPLIT = [['AHP-CORE-004/a', 'AHPX-SYN-002/d'], ['AHP-FAIL-001/b'], ['AHP-FAIL-002/c']];
+const BASELINE = 'AHP-CORE-004/a # tracked\n';
 
 type Part = Report & { shard: NonNullable<Report['shard']> };
 
-/** The partial report of shard `index` of the run above, as a --shard run writes it. */
-function partial(index: number, over: Partial<Report> = {}, split: string[][] = SPLIT): Part {
+function knownFailures(text: string): KnownFailures {
+  const parsed = parseKnownFailures(text, 'kf.txt');
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.baseline;
+}
+
+/**
+ * The partial report of shard `index` of a run, as a --shard run writes it: its own cases, the
+ * baseline applied to them with the other shards' cases as elsewhere.
+ */
+function partial(
+  index: number,
+  over: Partial<Report> = {},
+  split: string[][] = SPLIT,
+  selected: CaseResult[] = SELECTED,
+  baseline = BASELINE,
+): Part {
   const own = split[index - 1] ?? [];
+  const applied = applyKnownFailures(
+    selected.filter((c) => own.includes(c.name)),
+    knownFailures(baseline),
+    selected.filter((c) => !own.includes(c.name)),
+  );
   const report = buildReport({
     version: '0.1.0',
     role: 'harness',
@@ -51,7 +75,7 @@ function partial(index: number, over: Partial<Report> = {}, split: string[][] = 
     seed: 42,
     startedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString(),
     durationMs: 1000,
-    cases: [...SELECTED.filter((c) => own.includes(c.name)), LEFT_OUT],
+    cases: [...applied.cases, LEFT_OUT],
     runErrors: [],
     options: {
       only: [],
@@ -65,16 +89,11 @@ function partial(index: number, over: Partial<Report> = {}, split: string[][] = 
       knownFailures: 'kf.txt',
       knownFailuresSha256: 'a'.repeat(64),
     },
-    baseline: {
-      file: 'kf.txt',
-      tolerated: own.includes('AHP-CORE-004/a') ? 1 : 0,
-      stale: [],
-      unmatched: [{ pattern: 'AHP-AUTH-001', line: 2 }],
-    },
+    baseline: applied.summary,
     shard: shardRecord(
       { index, count: split.length },
       own,
-      SELECTED.map((c) => c.name),
+      selected.map((c) => c.name),
       'case count',
     ),
   });
@@ -99,16 +118,16 @@ function shardFiles(parts: unknown[]): { dir: string; files: string[] } {
   return { dir, files: parts.map((p, i) => write(dir, `shard-${i + 1}.json`, p)) };
 }
 
-const unmatchedOff = (r: Part): Part => ({ ...r, baseline: { ...r.baseline!, unmatched: [] } }) as Part;
+const readReport = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
 
 describe('ahp-conformance merge', () => {
   it('joins the shards into the report the unsharded run would have written, in every format', async () => {
-    const { files } = shardFiles([partial(1), partial(2), partial(3)].map(unmatchedOff));
+    const { files } = shardFiles([partial(1), partial(2), partial(3)]);
     const { code, out, err, dir } = await merge(files);
     expect(err).toBe('');
     expect(code).toBe(0);
     expect(out).toMatch(/3 shards of one harness run/);
-    const merged = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+    const merged = readReport(dir);
     expect(checkSchema(merged, schema)).toEqual([]);
     expect(checkSchema(JSON.parse(JSON.stringify(partial(1))), schema)).toEqual([]);
     expect(merged.shard).toBeUndefined();
@@ -117,12 +136,17 @@ describe('ahp-conformance merge', () => {
       failed: 0,
       skipped: 1,
       untested: 0,
+      blocked: 0,
       knownFailures: 1,
       warnings: 1,
     });
     const names = merged.requirements.flatMap((r) => r.cases.map((c) => c.name));
     expect(names.sort()).toEqual([...SELECTED, LEFT_OUT].map((c) => c.name).sort());
-    expect(merged.baseline).toEqual({ file: 'kf.txt', tolerated: 1, stale: [], unmatched: [] });
+    expect(merged.baseline).toMatchObject({ file: 'kf.txt', tolerated: 1, stale: [], narrow: [] });
+    expect(merged.problems.map((p) => [p.id, p.requirement, p.knownFailure?.line])).toEqual([
+      ['p1', 'AHP-CORE-004', 1],
+      ['p2', 'AHPX-SYN-002', undefined],
+    ]);
     // A requirement whose only failure is at SHOULD level warns, in the merge as in a run.
     expect(merged.requirements.find((r) => r.id === 'AHPX-SYN-002')?.status).toBe('warn');
     expect(merged.durationMs).toBe(3000);
@@ -130,23 +154,73 @@ describe('ahp-conformance merge', () => {
       expect(readFileSync(join(dir, file), 'utf8')).not.toBe('');
   });
 
-  it('exits 1 when a shard failed, and on a baseline entry that matched no case of the whole run', async () => {
+  it('exits 1 when a shard failed', async () => {
     const failing = partial(2);
     failing.requirements = buildReport({
       ...failing,
       version: failing.tool.version,
       cases: [result('AHP-FAIL-001/b', 'fail'), LEFT_OUT],
     }).requirements;
-    const one = shardFiles([partial(1), failing, partial(3)].map(unmatchedOff));
+    const one = shardFiles([partial(1), failing, partial(3)]);
     const failed = await merge(one.files, ['--reporter', 'json']);
     expect(failed.code).toBe(1);
-    const report = JSON.parse(readFileSync(join(failed.dir, 'report.json'), 'utf8')) as Report;
+    const report = readReport(failed.dir);
     expect(report.requirements.find((r) => r.id === 'AHP-FAIL-001')?.status).toBe('fail');
-    const two = shardFiles([partial(1), partial(2), partial(3)]);
-    const unmatched = await merge(two.files, ['--reporter', 'json']);
-    expect(unmatched.code).toBe(1);
-    const r2 = JSON.parse(readFileSync(join(unmatched.dir, 'report.json'), 'utf8')) as Report;
-    expect(r2.baseline?.unmatched).toEqual([{ pattern: 'AHP-AUTH-001', line: 2 }]);
+  });
+
+  it('judges a known-failures line over every shard: stale only when no shard has a failure it matches', async () => {
+    // "AHP-FAIL-00*" matches a passing case in shard 2 and one in shard 3: neither shard can call
+    // it stale alone (the other might fail), the merge does.
+    const stale = 'AHP-CORE-004/a # tracked\nAHP-FAIL-00* # flaky deadlines\n';
+    const shards = [1, 2, 3].map((i) => partial(i, {}, SPLIT, SELECTED, stale));
+    expect(shards.map((p) => p.baseline?.stale)).toEqual([[], [], []]);
+    const out = await merge(shardFiles(shards).files, ['--reporter', 'json']);
+    expect(out.code).toBe(1);
+    expect(readReport(out.dir).baseline?.stale).toEqual([
+      { pattern: 'AHP-FAIL-00*', line: 2, passing: ['AHP-FAIL-001/b', 'AHP-FAIL-002/c'] },
+    ]);
+    // With a failure in shard 3, the same line holds, and the merge says to narrow it.
+    const cases = SELECTED.map((c) => (c.name === 'AHP-FAIL-002/c' ? result(c.name, 'fail') : c));
+    const held = [1, 2, 3].map((i) => partial(i, {}, SPLIT, cases, stale));
+    const narrow = await merge(shardFiles(held).files, ['--reporter', 'json']);
+    expect(narrow.code).toBe(0);
+    expect(readReport(narrow.dir).baseline).toMatchObject({
+      stale: [],
+      narrow: [{ pattern: 'AHP-FAIL-00*', line: 2, passing: ['AHP-FAIL-001/b'] }],
+    });
+  });
+
+  it('regroups problems across shards: one defect seen in two shards is one problem, its blocked cases under it', async () => {
+    const cases = [
+      result('AHP-TB-001/call-id', 'fail', { findings: [CALL_ID], errors: [`- ${CALL_ID.message}`] }),
+      result('AHP-CORE-004/retry', 'fail', { findings: [CALL_ID, LATE_REPLY], errors: ['- x'] }),
+      result('AHP-FAIL-001/blocked', 'blocked', { blockedBy: CALL_ID, note: CALL_ID.message }),
+    ];
+    const split = [['AHP-TB-001/call-id'], ['AHP-CORE-004/retry', 'AHP-FAIL-001/blocked']];
+    const parts = [1, 2].map((i) => partial(i, {}, split, cases, 'AHP-FAIL-002 # unrelated\n'));
+    expect(parts[1]?.problems.map((p) => p.id)).toEqual(['p1']);
+    const out = await merge(shardFiles(parts).files, ['--reporter', 'json']);
+    expect(out.code).toBe(1);
+    const merged = readReport(out.dir);
+    expect(checkSchema(merged, schema)).toEqual([]);
+    expect(merged.problems).toMatchObject([
+      {
+        id: 'p1',
+        requirement: 'AHP-TB-001',
+        cases: ['AHP-TB-001/call-id', 'AHP-CORE-004/retry', 'AHP-FAIL-001/blocked'],
+        failing: 2,
+      },
+    ]);
+    expect(merged.summary.blocked).toBe(1);
+    const blocked = merged.requirements
+      .flatMap((r) => r.cases)
+      .find((c) => c.name === 'AHP-FAIL-001/blocked');
+    expect(blocked).toMatchObject({ status: 'blocked', blockedBy: 'p1' });
+    // A line for the root problem covers it in every shard: the merged run passes.
+    const covered = [1, 2].map((i) => partial(i, {}, split, cases, 'AHP-TB-001 # the call id bug\n'));
+    const ok = await merge(shardFiles(covered).files, ['--reporter', 'json']);
+    expect(ok.code).toBe(0);
+    expect(readReport(ok.dir).problems[0]?.knownFailure).toMatchObject({ line: 1, pattern: 'AHP-TB-001' });
   });
 
   const refusals: [string, () => unknown[], RegExp][] = [

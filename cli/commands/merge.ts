@@ -1,7 +1,8 @@
 /**
  * `ahp-conformance merge <report.json>...`: joins the partial reports of a sharded run
  * (`--shard <i>/<n>` on `harness` or `backend`) into the report, in every format, and the exit
- * code an unsharded run would have given. Reports of different runs, a missing or repeated
+ * code an unsharded run would have given (problems regrouped from the shards' cases, known-failures
+ * lines judged over the whole run). Reports of different runs, a missing or repeated
  * shard, and a case in two shards are refused with exit 2 and one sentence.
  */
 import { resolve } from 'node:path';
@@ -22,8 +23,8 @@ const HELP = `Usage: ahp-conformance merge <report.json>... [--reporter <name>].
 
 Joins the partial reports of a sharded run (each shard, a harness or backend run given its
 shard option "i/n", writes one report.json) into one report, in every format, and exits as the unsharded run would have:
-0 no MUST failed, 1 conformance failures (or a stale or unmatched known-failures entry over
-the whole run). Every shard from 1 to n must be given once, all from one run: the same version,
+0 no MUST failed, 1 conformance failures (or a known-failures line none of whose cases fails
+in any shard). Problems are regrouped over the shards' cases, blocked cases carried through. Every shard from 1 to n must be given once, all from one run: the same version,
 target, seed, case selection and options.
 
 Examples:

@@ -3,11 +3,25 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../io.js';
 import { parseXml } from '../report/test-support/xml.js';
-import { runSuite } from './suite-run.js';
+import { runSuite, type SuiteRunPlan } from './suite-run.js';
 import { fixturePlan, SLOW } from './test-support/fixture-plan.js';
 import { writeReports } from './write-reports.js';
 
-const plan = (args: string[]) => fixturePlan(args);
+const plan = (args: string[], baseline?: string) => fixturePlan(args, baseline);
+
+/** Runs a plan with a runner that only notes it was called: what the run threw, and whether it ran. */
+async function refusal(p: SuiteRunPlan): Promise<{ error: unknown; ran: boolean }> {
+  let ran = false;
+  const runner = async () => {
+    ran = true;
+    return { cases: [], runErrors: [] };
+  };
+  const error = await runSuite({ ...p, runner }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  return { error, ran };
+}
 
 const statusOf = (report: Awaited<ReturnType<typeof runSuite>>['report'], name: string) =>
   report.requirements.flatMap((r) => r.cases).find((c) => c.name === name);
@@ -59,7 +73,7 @@ describe('runSuite', () => {
     expect(exitCode).toBe(1);
   });
 
-  it('tolerates listed failures but fails on stale and unmatched baseline entries', SLOW, async () => {
+  it('tolerates listed failures but fails on a stale baseline line', SLOW, async () => {
     const p = await plan(['--known-failures', 'kf.txt', '--skip', 'AHP-FAIL-002']);
     const progress = new Map<string, string>();
     const { report, exitCode } = await runSuite({ ...p, onCase: (c) => progress.set(c.name, c.status) });
@@ -67,27 +81,36 @@ describe('runSuite', () => {
     // Progress shows a listed failure as the report will, never as a failure.
     expect(progress.get('AHP-CORE-004/fixture/fails')).toBe('known-failure');
     expect(report.summary.failed).toBe(0);
-    expect(report.baseline).toEqual({
+    expect(report.baseline).toMatchObject({
       file: 'kf.txt',
       tolerated: 1,
-      stale: [{ case: 'AHP-FAIL-001/fixture/passes', pattern: 'AHP-FAIL-001', line: 2 }],
-      unmatched: [{ pattern: 'AHP-AUTH-001', line: 3 }],
+      stale: [{ pattern: 'AHP-FAIL-001', line: 2, passing: ['AHP-FAIL-001/fixture/passes'] }],
+      narrow: [],
     });
+    expect(report.problems[0]).toMatchObject({ requirement: 'AHP-CORE-004', knownFailure: { line: 1 } });
     expect(exitCode).toBe(1);
   });
 
+  it('refuses a known-failures line that matches no case before running anything', SLOW, async () => {
+    const p = await plan(
+      ['--known-failures', 'kf.txt'],
+      'AHP-CORE-004/fixture/fails # ok\nAHP-AUTH-001 # typo\n',
+    );
+    const { error, ran } = await refusal(p);
+    expect(error).toBeInstanceOf(UsageError);
+    expect(String(error)).toMatch(
+      /the known-failures file "kf.txt" line 2: "AHP-AUTH-001" matches no case of the harness suite/,
+    );
+    expect(ran).toBe(false);
+    // A line matching a case the selection leaves out is no typo: it is accepted.
+    const only = await refusal(await plan(['--known-failures', 'kf.txt', '--only', 'AHP-FAIL-001']));
+    expect(only).toEqual({ error: undefined, ran: true });
+  });
+
   it('refuses a selector that matches no case before running anything', SLOW, async () => {
-    const p = await plan(['--only', 'AHP-AUTH-001']);
-    let ran = false;
-    const outcome = runSuite({
-      ...p,
-      runner: async () => {
-        ran = true;
-        return { cases: [], runErrors: [] };
-      },
-    });
-    await expect(outcome).rejects.toThrow(UsageError);
-    await expect(outcome).rejects.toThrow(/--only "AHP-AUTH-001" matches no case/);
+    const { error, ran } = await refusal(await plan(['--only', 'AHP-AUTH-001']));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(String(error)).toMatch(/--only "AHP-AUTH-001" matches no case/);
     expect(ran).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import type { JsonValue } from '../../protocol/json.js';
 import type { SuiteSettings, TargetStopped } from '../../suites/kit/case-meta.js';
-import { applyKnownFailures, type BaselineSummary } from '../known-failures/apply.js';
+import { applyKnownFailures, toleratedCase, type BaselineSummary } from '../known-failures/apply.js';
+import { checkKnownFailuresMatch } from '../known-failures/check.js';
 import { optionsForReport, type ResolvedOptions } from '../options/resolve.js';
 import { isTimingCase, mergeRepeats } from '../repeat/repeat.js';
 import { buildReport, conformanceExitCode, type Claim, type Report } from '../report/report.js';
@@ -64,7 +65,7 @@ function withBaseline(
 ): ((result: CaseResult) => void) | undefined {
   const baseline = options.knownFailures;
   if (!onCase || !baseline) return onCase;
-  return (result) => onCase(applyKnownFailures([result], baseline).cases[0] ?? result);
+  return (result) => onCase(toleratedCase(result, baseline));
 }
 
 /** The values the suites read through `inject('ahpSettings')`. */
@@ -141,13 +142,17 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
   let testNamePattern: string | undefined;
   let chosen: Set<string> | undefined;
   let shard: ShardRecord | undefined;
-  if (selecting || options.shard) {
+  /** Selected cases another shard runs: a baseline line matching them is judged by `merge`. */
+  let elsewhere: CollectedCase[] = [];
+  // A baseline is checked against the collected cases before anything runs.
+  if (selecting || options.shard || options.knownFailures) {
     const collection = await collectSources([{ include: plan.include, provide: plan.provide }]);
     if (collection.errors.length > 0) {
       return finish(plan, started, now(), [], collection.errors, undefined);
     }
     collected = collection.cases;
     universe = collected;
+    if (options.knownFailures) checkKnownFailuresMatch(options.knownFailures, collected, plan.role);
     let selected = selecting ? selectCases(universe, { only: options.only, skip: options.skip }) : universe;
     if (options.shard) {
       const split = await planShardRun(
@@ -160,6 +165,8 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
       plan.onShardPlanned?.(options.shard, split.own.length, selected.length);
       shard = split.record;
       universe = split.reported;
+      const own = new Set(split.own.map((c) => c.name));
+      elsewhere = selected.filter((c) => !own.has(c.name));
       selected = split.own;
     }
     chosen = new Set(selected.map((c) => c.name));
@@ -202,10 +209,9 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
   }
   let baseline: BaselineSummary | undefined;
   if (options.knownFailures) {
-    // Without a selection every case ran, so the run itself is the universe. A shard judges an
-    // entry against every collected case too: one matching only another shard's cases is not
-    // unmatched here, and `merge` sums what each shard found.
-    const applied = applyKnownFailures(cases, options.knownFailures, collected ?? cases);
+    // A shard cannot call a line stale while the line matches cases another shard ran: `merge`
+    // sums what each shard found and judges the line over the whole run.
+    const applied = applyKnownFailures(cases, options.knownFailures, elsewhere);
     cases = applied.cases;
     baseline = applied.summary;
   }

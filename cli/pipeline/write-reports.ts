@@ -7,7 +7,7 @@ import { REPORTER_FILES, type ReporterName } from '../options/schema.js';
 import type { ResolvedOptions } from '../options/resolve.js';
 
 /** Renders a report as one file's text. */
-export type FileRenderer = (report: Report, options: { strict: boolean }) => string;
+export type FileRenderer = (report: Report, options: { strict: boolean; fullReport?: string }) => string;
 
 /** The file reporters; the console reporter prints while the run goes and writes no file. */
 export type FileReporterName = Exclude<ReporterName, 'console'>;
@@ -34,12 +34,16 @@ export async function writeReports(
   renderers: Partial<Record<FileReporterName, FileRenderer>> = BUILTIN_RENDERERS,
 ): Promise<string[]> {
   const written: string[] = [];
+  // The Markdown report is bounded: when it is cut, it names the file that holds everything.
+  const whole = (['html', 'json'] as const).find((r) => options.reporters.includes(r));
+  const fullReport =
+    whole === undefined ? {} : { fullReport: join(options.outputDir, REPORTER_FILES[whole]) };
   for (const name of options.reporters) {
     if (name === 'console') continue;
     const render = renderers[name];
     if (!render) throw new Error(`no renderer for the ${name} reporter`);
     const path = join(options.outputDir, REPORTER_FILES[name]);
-    await writeFile(path, render(report, { strict: options.strict }));
+    await writeFile(path, render(report, { strict: options.strict, ...fullReport }));
     written.push(path);
   }
   return written;

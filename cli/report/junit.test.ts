@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderJunit } from './junit.js';
-import { sampleReport } from './test-support/sample-report.js';
+import { sampleCases, sampleReport } from './test-support/sample-report.js';
 import { findAll, parseXml, textOf, type XmlElement } from './test-support/xml.js';
 
 const OUTCOMES = ['failure', 'error', 'skipped'];
@@ -55,7 +55,7 @@ describe('renderJunit', () => {
   it('has one testcase per case with its requirement ID as classname and name prefix', () => {
     const names = findAll(root, 'testcase').map((c) => c.attributes.name ?? '');
     const caseNames = names.filter((n) => /^AHPX?-/.test(n));
-    expect(caseNames).toHaveLength(7); // the case under two requirements appears once
+    expect(caseNames).toHaveLength(11); // the case under two requirements appears once
     expect(new Set(caseNames).size).toBe(caseNames.length);
     for (const c of findAll(root, 'testcase').filter((t) => /^AHPX?-/.test(t.attributes.name ?? ''))) {
       expect(c.attributes.name?.startsWith(c.attributes.classname ?? '?')).toBe(true);
@@ -91,13 +91,42 @@ describe('renderJunit', () => {
     expect(outcomeOf(caseNamed(strict, 'AHPX-SYN-002/generic-reason'))?.name).toBe('failure');
   });
 
-  it('reports a stale baseline entry, an unmatched pattern and run errors as failing testcases', () => {
-    expect(outcomeOf(caseNamed(root, 'AHP-REG-001/no-policy'))?.attributes).toMatchObject({
-      type: 'stale-known-failure',
+  it('shows a blocked case as skipped with its cause: the problem, its requirement and summary', () => {
+    expect(outcomeOf(caseNamed(root, 'AHP-CORE-004/retry-keeps-call-id'))).toMatchObject({
+      name: 'skipped',
+      attributes: {
+        message: 'blocked by p1 (AHP-TB-001 MUST): the call id is sent as tool.callId, not call.id',
+      },
     });
-    expect(outcomeOf(caseNamed(root, 'known-failures line 3: AHP-AUTH-001/*'))?.name).toBe('failure');
+    // The failure the problem explains names it too.
+    expect(
+      textOf(outcomeOf(caseNamed(root, 'AHP-TB-001/transport:stdio-persistent/call-id')) as XmlElement),
+    ).toMatch(/^problem p1 \(AHP-TB-001 MUST\): the call id is sent as tool.callId/);
+  });
+
+  it('fails a MUST problem that shows only blocked cases, so CI goes red with the exit code', () => {
+    const onlyBlocked = sampleReport({
+      cases: sampleCases().filter((c) => !c.name.startsWith('AHP-TB-001/')),
+    });
+    const xml = parseXml(renderJunit(onlyBlocked, { strict: false }));
+    checkJunitShape(xml);
+    expect(outcomeOf(caseNamed(xml, 'problem p1: AHP-TB-001'))).toMatchObject({
+      name: 'failure',
+      attributes: {
+        message: 'AHP-TB-001 MUST: the call id is sent as tool.callId, not call.id (blocks 2 cases)',
+      },
+    });
+  });
+
+  it('reports a stale baseline line and run errors as failing testcases', () => {
+    expect(outcomeOf(caseNamed(root, 'AHP-REG-001/no-policy'))).toBeUndefined();
+    expect(outcomeOf(caseNamed(root, 'known-failures line 2: AHP-REG-001'))?.attributes).toMatchObject({
+      type: 'stale-known-failure',
+      message:
+        'stale known failure: no case "AHP-REG-001" matches fails any more (1 pass); remove line 2 of known-failures.txt',
+    });
     expect(outcomeOf(caseNamed(root, 'run error 1'))?.name).toBe('error');
-    expect(root.attributes).toMatchObject({ tests: '9', failures: '3', errors: '1', skipped: '4' });
+    expect(root.attributes).toMatchObject({ tests: '13', failures: '3', errors: '1', skipped: '6' });
   });
 
   it('records the seed and the target as properties', () => {

@@ -1,5 +1,6 @@
 import { isMandatory } from '../runner/case-result.js';
 import { escapeMarkup as x, uniqueCases } from './escape.js';
+import { failingProblems, problemReach } from './report-problems.js';
 import type { Report, ReportCase } from './report.js';
 
 /** How a case is rendered depends on whether SHOULD failures fail the run. */
@@ -31,27 +32,28 @@ function firstLine(text: string): string {
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
-function caseBody(c: ReportCase): string {
-  const parts = [...(c.errors ?? [])];
+function caseBody(c: ReportCase, report: Report): string {
+  const problem = report.problems.find((p) => p.id === c.problem);
+  const parts = problem
+    ? [`problem ${problem.id} (${problem.requirement} ${problem.level}): ${problem.summary}`]
+    : [];
+  parts.push(...(c.errors ?? []));
   if (c.note) parts.push(`note: ${c.note}`);
   if (c.evidence !== undefined)
     parts.push(`evidence (wire transcript):\n${JSON.stringify(c.evidence, null, 2)}`);
   return parts.join('\n\n');
 }
 
+/** What keeps a blocked case from a verdict: its problem's id, requirement and summary. */
+function blockedCause(c: ReportCase, report: Report): string {
+  const problem = report.problems.find((p) => p.id === c.blockedBy);
+  if (!problem) return `blocked: ${c.note ?? 'an earlier problem'}`;
+  const known = problem.knownFailure ? `; a known failure (line ${problem.knownFailure.line})` : '';
+  return `blocked by ${problem.id} (${problem.requirement} ${problem.level}): ${problem.summary}${known}`;
+}
+
 function entryFor(c: ReportCase, report: Report, options: JunitOptions): Entry {
   const base = { classname: c.requirements[0] ?? 'ahp', name: c.name, seconds: c.durationMs };
-  const stale = report.baseline?.stale.find((s) => s.case === c.name);
-  if (stale) {
-    return {
-      ...base,
-      outcome: {
-        kind: 'failure',
-        type: 'stale-known-failure',
-        message: `stale known failure: this case passes now; remove line ${stale.line} ("${stale.pattern}") of ${report.baseline?.file ?? 'the baseline'}`,
-      },
-    };
-  }
   switch (c.status) {
     case 'pass':
       return c.evidence === undefined ? base : { ...base, systemOut: JSON.stringify(c.evidence, null, 2) };
@@ -59,24 +61,28 @@ function entryFor(c: ReportCase, report: Report, options: JunitOptions): Entry {
       const counts = isMandatory(c.level) || options.strict;
       const message = firstLine(c.errors?.[0] ?? c.note ?? `${c.level} not met`);
       return counts
-        ? { ...base, outcome: { kind: 'failure', type: c.level, message, body: caseBody(c) } }
+        ? { ...base, outcome: { kind: 'failure', type: c.level, message, body: caseBody(c, report) } }
         : {
             ...base,
             outcome: {
               kind: 'skipped',
               message: `warning: ${c.level} not met (fails only with --strict): ${message}`,
             },
-            systemOut: caseBody(c),
+            systemOut: caseBody(c, report),
           };
     }
     case 'known-failure':
       return {
         ...base,
         outcome: { kind: 'skipped', message: c.note ?? 'known failure' },
-        systemOut: caseBody(c),
+        systemOut: caseBody(c, report),
       };
     case 'blocked':
-      return { ...base, outcome: { kind: 'skipped', message: `blocked: ${c.note ?? 'an earlier problem'}` } };
+      return {
+        ...base,
+        outcome: { kind: 'skipped', message: blockedCause(c, report) },
+        ...(c.note !== undefined ? { systemOut: c.note } : {}),
+      };
     case 'untested':
       return {
         ...base,
@@ -103,20 +109,37 @@ function renderEntry(e: Entry): string {
  * Renders the report as JUnit XML: one `<testcase>` per case (classname = its first requirement
  * ID, name = the case name, which starts with it), in the shape Jenkins, GitLab and the GitHub
  * JUnit actions read. Known failures, untested cases and non-strict SHOULD failures are
- * `<skipped>` so CI goes red exactly when the exit code does; a rotten baseline and run errors
- * appear as failing testcases of their own.
+ * `<skipped>` so CI goes red exactly when the exit code does (a blocked case names the problem
+ * that blocks it); a stale baseline line and run errors appear as failing testcases of their own.
  */
 export function renderJunit(report: Report, options: JunitOptions): string {
   const entries = uniqueCases(report.requirements).map((c) => entryFor(c, report, options));
-  for (const u of report.baseline?.unmatched ?? []) {
+  for (const s of report.baseline?.stale ?? []) {
     entries.push({
       classname: 'known-failures',
-      name: `known-failures line ${u.line}: ${u.pattern}`,
+      name: `known-failures line ${s.line}: ${s.pattern}`,
       seconds: 0,
       outcome: {
         kind: 'failure',
-        type: 'unmatched-known-failure',
-        message: `"${u.pattern}" matches no case; remove it from ${report.baseline?.file ?? 'the baseline'}`,
+        type: 'stale-known-failure',
+        message: `stale known failure: no case "${s.pattern}" matches fails any more (${s.passing.length} pass); remove line ${s.line} of ${report.baseline?.file ?? 'the baseline'}`,
+        body: s.passing.join('\n'),
+      },
+    });
+  }
+  // A problem that fails the run through blocked cases alone still shows as a failure.
+  const failed = new Set(entries.filter((e) => e.outcome?.kind === 'failure').map((e) => e.name));
+  for (const p of failingProblems(report.problems, options.strict)) {
+    if (p.cases.some((name) => failed.has(name))) continue;
+    entries.push({
+      classname: 'problems',
+      name: `problem ${p.id}: ${p.requirement}`,
+      seconds: 0,
+      outcome: {
+        kind: 'failure',
+        type: p.level,
+        message: `${p.requirement} ${p.level}: ${p.summary} (${problemReach(p)})`,
+        body: `${p.sentence.document}#${p.sentence.anchor}: ${p.sentence.text}\n\nfirst seen in ${p.evidence.case}: ${p.evidence.message}`,
       },
     });
   }

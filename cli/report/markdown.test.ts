@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceMarkdown, fenced, inline, MAX_EVIDENCE_CHARS, renderMarkdown } from './markdown.js';
+import {
+  evidenceMarkdown,
+  fenced,
+  inline,
+  MAX_EVIDENCE_CHARS,
+  MAX_MARKDOWN_BYTES,
+  renderMarkdown,
+} from './markdown.js';
 import type { CaseResult } from '../runner/case-result.js';
 import { buildReport } from './report.js';
-import { HOSTILE, sampleReport } from './test-support/sample-report.js';
+import { HOSTILE, sampleCases, sampleReport } from './test-support/sample-report.js';
 
 function caseResult(name: string): CaseResult {
   const id = name.split('/')[0] as string;
@@ -20,28 +27,58 @@ function caseResult(name: string): CaseResult {
 }
 
 describe('Markdown report', () => {
-  it('states the claim, the verdict and one row per requirement', () => {
+  it('opens with the verdict, how much was exercised, and the distinct problems with their sentences', () => {
     const report = sampleReport();
     const md = renderMarkdown(report, { strict: false });
-    expect(md.startsWith('# AHP conformance report: harness\n')).toBe(true);
-    expect(md).toContain('**Verdict: not conformant.**');
-    expect(md).toContain('| Bindings | stdio, http |');
-    expect(md).toContain('| Profiles | base, tool-interception |');
+    expect(
+      md.startsWith(
+        '# AHP conformance report: harness\n\n**Verdict: not conformant: 2 problems fail the run',
+      ),
+    ).toBe(true);
+    expect(md).toContain(
+      '7 of 11 cases judged; 1 untested (the driver cannot configure retries); 2 blocked (by p1)',
+    );
+    expect(md).toMatch(/^- base: partly exercised \(1 of \d+ requirements checked; not checked: /m);
+    const problems = md.slice(md.indexOf('## 4 distinct problems'), md.indexOf('## Run errors'));
+    expect(problems).toContain(
+      '1. **AHP-TB-001 MUST** (p1): the call id is sent as tool.callId, not call.id',
+    );
+    expect(problems).toContain(
+      '   - breaks `spec/draft/server/lifecycle-observation.md#AHP-TB-001`: a tool.before event carries the call id in call.id',
+    );
+    expect(problems).toContain(
+      '   - first seen in [AHP-TB-001/transport:stdio-persistent/call-id](#ahp-tb-001transportstdio-persistentcall-id): ',
+    );
+    expect(problems).toContain('   - explains 1 case that failed, blocks 2 cases.');
+    expect(problems).toContain('Known failure (line 1): upstream bug.');
+    // The problems come before the per-case detail, and the run's details after it.
+    expect(md.indexOf('## 4 distinct problems')).toBeLessThan(md.indexOf('## Failures'));
+    expect(md.indexOf('## Failures')).toBeLessThan(md.indexOf('## Run details'));
     for (const r of report.requirements) expect(md).toContain(`| ${r.id} | ${r.level} |`);
-    expect(md).toContain('## Run errors');
-    expect(md).toContain('stale: AHP-REG-001/no-policy passes now; remove line 2');
+    expect(md).toContain('| Driver | node driver.mjs |');
+    expect(md).toContain(
+      '- stale: line 2 (AHP-REG-001) matches no failing case any more (1 pass); remove the line',
+    );
+    expect(md).toContain(
+      '- narrow: line 1 (AHP-HTTP-001/\\*\\*) also matches 1 passing case(s): AHP-HTTP-001/status-200',
+    );
   });
 
-  it('details each failure with its errors and its frames, and lists untested cases with their reason', () => {
+  it('details each failure by problem, with its errors, and folds its frames and stderr away', () => {
     const md = renderMarkdown(sampleReport(), { strict: false });
-    const failures = md.slice(md.indexOf('## Failures'), md.indexOf('## Untested'));
-    expect(failures).toContain('### AHP-FAIL-002/transport:stdio-persistent/late-reply');
+    const failures = md.slice(md.indexOf('## Failures'), md.indexOf('## Warnings'));
+    expect(failures.indexOf('### AHP-TB-001/')).toBeLessThan(failures.indexOf('### AHP-FAIL-002/'));
+    expect(failures).toContain('Problem p2: a reply after the deadline decided the call');
     expect(failures).toContain('expected deny, got continue');
-    expect(failures).toContain('+412ms');
-    expect(failures).toContain('Driver stderr during the case (last lines):');
-    expect(failures).toContain('driver: invoking evt-1');
+    const folded = failures.slice(failures.indexOf('### AHP-FAIL-002/'));
+    expect(folded.indexOf('<details><summary>Evidence (wire transcript)</summary>')).toBeLessThan(
+      folded.indexOf('+412ms'),
+    );
+    expect(folded.indexOf('+412ms')).toBeLessThan(folded.indexOf('</details>'));
+    expect(folded.indexOf('driver: invoking evt-1')).toBeLessThan(folded.indexOf('</details>'));
     // Passing cases are counted, not detailed.
-    expect(failures).not.toContain('AHP-REG-001/no-policy\n');
+    expect(md).not.toContain('### AHP-REG-001/no-policy');
+    expect(md.slice(md.indexOf('## Blocked'))).toContain('- AHP-CORE-004/retry-keeps-call-id: blocked by p1');
     expect(md.slice(md.indexOf('## Untested'))).toContain(
       '- AHP-CORE-004/retry-identity: the driver cannot configure retries',
     );
@@ -51,7 +88,14 @@ describe('Markdown report', () => {
     const report = buildReport({
       version: '0.1.0',
       role: 'backend',
-      target: { binding: 'stdio' },
+      target: {
+        binding: 'stdio',
+        command: 'node',
+        args: ['b.mjs'],
+        lifecycle: 'persistent',
+        deadlineMs: 2000,
+        denyInput: null,
+      },
       claim: { role: 'backend', bindings: ['stdio'], profiles: ['base', 'tool-interception', 'stdio'] },
       seed: 0,
       startedAt: '2026-01-01T00:00:00.000Z',
@@ -69,16 +113,48 @@ describe('Markdown report', () => {
     });
     const md = renderMarkdown(report, { strict: false });
     expect(md).toContain('# AHP conformance report: backend');
-    expect(md).toContain('**Verdict: conformant.** No MUST requirement failed (1 SHOULD warning(s)).');
+    expect(md).toContain(
+      '**Verdict: conformant: all 2 cases judged, no MUST requirement failed; 1 SHOULD warning.**',
+    );
+    expect(md).toContain('| Backend (stdio) | node b.mjs |');
     // The body agrees with the headline: the requirement warns, the case is listed as a warning.
     expect(md).toMatch(/\| AHP-VER-001 \| MUST \| warn \| 1 warn \|/);
     expect(md).not.toContain('## Failures');
     expect(md).not.toContain('FAIL');
     expect(md.slice(md.indexOf('## Warnings'))).toContain('warn · SHOULD · requirements AHP-VER-001');
-    expect(renderMarkdown(report, { strict: true })).toContain('1 SHOULD case(s) failed under --strict');
-    // The claim's coverage: per profile, and each requirement that was not checked with its reason.
-    expect(md).toMatch(/## Claim coverage[\s\S]*\| stdio \| 0 \| 1 \| 0 \|/);
+    expect(renderMarkdown(report, { strict: true })).toContain('1 SHOULD warning under --strict');
+    expect(md).toContain('- stdio: not exercised (0 of 1 requirements checked; not checked: AHP-STDIO-001)');
     expect(md).toContain('- stdio: AHP-STDIO-001 untested: no case of it ran');
+  });
+
+  it('stays within its byte cap, cutting whole entries with a note that names the full report', () => {
+    const many: CaseResult[] = Array.from({ length: 400 }, (_, i) => ({
+      ...caseResult(`AHP-FAIL-001/case-${i}`),
+      status: 'fail',
+      errors: [`- failure ${i} ${'é'.repeat(500)}`],
+      evidence: { frames: [{ dir: 'out', at: 1, text: 'x'.repeat(3000) }] },
+    }));
+    const report = sampleReport({ cases: [...sampleCases(), ...many] });
+    const whole = renderMarkdown(report, { strict: false, maxBytes: 10 * 1024 * 1024 });
+    expect(whole).not.toContain('This report is cut');
+    const max = 64 * 1024;
+    const md = renderMarkdown(report, { strict: false, maxBytes: max, fullReport: 'out/report.html' });
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(max);
+    expect(md).toMatch(
+      /\*\*This report is cut at 64 KiB to fit a CI job summary: \d+ more entries are left out; the full report is out\/report.html\.\*\*\n$/,
+    );
+    // What is kept is whole: the opening and the first failures, every fence closed.
+    expect(md).toContain('## 5 distinct problems');
+    expect(md).toContain('### AHP-TB-001/transport:stdio-persistent/call-id');
+    expect((md.match(/^```/gm) ?? []).length % 2).toBe(0);
+    expect(renderMarkdown(report, { strict: false, maxBytes: max })).toContain(
+      'write the full report with --reporter html or --reporter json',
+    );
+    // The default cap fits a GitHub job summary (1 MiB a step) with room to spare.
+    expect(MAX_MARKDOWN_BYTES).toBe(512 * 1024);
+    expect(Buffer.byteLength(renderMarkdown(report, { strict: false }))).toBeLessThanOrEqual(
+      MAX_MARKDOWN_BYTES,
+    );
   });
 
   it('keeps hostile text inert: no raw HTML in cells and no fence a frame could close', () => {

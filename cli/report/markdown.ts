@@ -1,20 +1,36 @@
 /**
- * The Markdown report (`report.md`): the same content as the JSON report, for people, sized to
- * fit a CI job summary. Failures come first with their errors and evidence; passing cases are
- * counted, not repeated. Works for either role: nothing here knows what a case checks.
+ * The Markdown report (`report.md`), for people and for a CI job summary: the verdict, the
+ * distinct problems, then each failure (grouped by problem, evidence folded away), warnings,
+ * known, blocked and untested cases, what was exercised, and the requirements. The whole file is
+ * bounded (`MAX_MARKDOWN_BYTES`): what does not fit is cut with a note naming the full report.
+ * Works for either role: nothing here knows what a case checks.
  */
 import type { JsonValue } from '../../protocol/json.js';
-import { uniqueCases } from './escape.js';
-import { conformanceExitCode, type Report, type ReportCase, type ReportRequirement } from './report.js';
+import { cut, evidenceBlocks } from './evidence-text.js';
+import { readingOrder } from './reading-order.js';
+import { problemReach, problemsHeading, type ReportProblem } from './report-problems.js';
+import type { Report, ReportCase } from './report.js';
 import { caseVerdict, statusCounts, STATUS_WORD } from './status.js';
+import { targetFacts } from './target-words.js';
+import { profileLines, verdictText } from './verdict.js';
 
-/** Whether SHOULD failures fail the run decides the verdict line. */
+export { MAX_EVIDENCE_CHARS } from './evidence-text.js';
+
+/**
+ * The cap on the whole Markdown report, in bytes of UTF-8. A GitHub job summary takes at most
+ * 1 MiB per step; half of that leaves room for what other steps add and is still far more than
+ * anyone reads in a summary.
+ */
+export const MAX_MARKDOWN_BYTES = 512 * 1024;
+
 export interface MarkdownOptions {
+  /** Whether SHOULD failures fail the run decides the verdict line. */
   strict: boolean;
+  /** Where the full report is (report.html or report.json), for the note when the file is cut. */
+  fullReport?: string;
+  /** The cap, in bytes (tests lower it). */
+  maxBytes?: number;
 }
-
-/** Evidence longer than this is cut in the Markdown (report.json keeps all of it). */
-export const MAX_EVIDENCE_CHARS = 20_000;
 
 /** Text safe inside a table cell or a list item: no HTML, no pipes, no line breaks. */
 export function inline(text: string): string {
@@ -34,213 +50,198 @@ export function fenced(text: string, language = ''): string {
   return `${fence}${language}\n${text}\n${fence}`;
 }
 
-function cut(text: string): string {
-  if (text.length <= MAX_EVIDENCE_CHARS) return text;
-  return `${text.slice(0, MAX_EVIDENCE_CHARS)}\n... (${text.length - MAX_EVIDENCE_CHARS} more characters in report.json)`;
-}
-
-interface FrameLike {
-  dir: string;
-  text: string;
-  step?: number;
-  atMs?: number;
-  at?: number;
-  encoding?: string;
-}
-
-function isFrameList(value: JsonValue | undefined): value is JsonValue[] {
-  return (
-    Array.isArray(value) &&
-    value.length > 0 &&
-    value.every(
-      (f) =>
-        f !== null &&
-        typeof f === 'object' &&
-        !Array.isArray(f) &&
-        typeof f.dir === 'string' &&
-        typeof f.text === 'string',
-    )
-  );
-}
-
-const ARROW: Record<string, string> = { out: '->', in: '<-', note: '##' };
-
-/** A transcript as lines: step, time, direction, then the frame exactly as exchanged. */
-function transcript(frames: JsonValue[]): string {
-  return frames
-    .map((raw) => {
-      const f = raw as unknown as FrameLike;
-      const at = f.atMs ?? f.at;
-      const where = [f.step === undefined ? '' : `#${f.step}`, at === undefined ? '' : `+${at}ms`]
-        .filter((s) => s !== '')
-        .join(' ');
-      const enc = f.encoding === undefined ? '' : ` (${f.encoding})`;
-      return `${where.padEnd(12)} ${ARROW[f.dir] ?? f.dir} ${f.text}${enc}`;
-    })
-    .join('\n');
-}
-
 /** Evidence as Markdown: frame lists as transcripts, everything else as JSON. */
 export function evidenceMarkdown(evidence: JsonValue): string {
-  if (evidence === null || typeof evidence !== 'object' || Array.isArray(evidence)) {
-    return fenced(cut(JSON.stringify(evidence, null, 2)), 'json');
-  }
-  const parts: string[] = [];
-  const rest: Record<string, JsonValue> = {};
-  for (const [key, value] of Object.entries(evidence)) {
-    if (isFrameList(value)) parts.push(`Frames (\`${key}\`):`, fenced(cut(transcript(value)), 'text'));
-    else if (value !== undefined) rest[key] = value;
-  }
-  if (Object.keys(rest).length > 0) parts.unshift(fenced(cut(JSON.stringify(rest, null, 2)), 'json'));
-  return parts.join('\n\n');
+  return evidenceBlocks(evidence)
+    .map((b) => (b.title === 'Evidence' ? '' : `${b.title}:\n\n`) + fenced(b.text, b.language))
+    .join('\n\n');
 }
 
-function verdict(report: Report, options: MarkdownOptions): string {
-  if (conformanceExitCode(report, options.strict) === 0) {
-    const warn = report.summary.warnings > 0 ? ` (${report.summary.warnings} SHOULD warning(s))` : '';
-    return `**Verdict: conformant.** No MUST requirement failed${warn}.`;
-  }
-  const why: string[] = [];
-  if (report.summary.failed > 0) why.push(`${report.summary.failed} MUST case(s) failed`);
-  if (options.strict && report.summary.warnings > 0)
-    why.push(`${report.summary.warnings} SHOULD case(s) failed under --strict`);
-  if (report.runErrors.length > 0) why.push(`${report.runErrors.length} run error(s)`);
-  if (report.baseline && (report.baseline.stale.length > 0 || report.baseline.unmatched.length > 0))
-    why.push('the known-failures baseline is out of date');
-  return `**Verdict: not conformant.** ${why.join('; ')}.`;
+/** The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to hyphens. */
+export function headingSlug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 }
 
-function countsOf(r: ReportRequirement): string {
-  return statusCounts(r.cases);
-}
-
-function caseSection(c: ReportCase): string {
+function caseSection(c: ReportCase, report: Report): string {
   const lines = [
     `### ${inline(c.name)}`,
     '',
     `${STATUS_WORD[caseVerdict(c)]} · ${c.level} · requirements ${inline(c.requirements.join(', '))} · transports ${inline(c.transports.join(', ') || 'none')} · ${c.durationMs} ms`,
   ];
+  const problem = report.problems.find((p) => p.id === (c.problem ?? c.blockedBy));
+  if (problem)
+    lines.push('', `${c.blockedBy ? 'Blocked by' : 'Problem'} ${problem.id}: ${inline(problem.summary)}`);
   if (c.note) lines.push('', inline(c.note));
   if (c.repeat)
     lines.push('', `Repeated ${c.repeat.runs} times: ${c.repeat.passed} passed, ${c.repeat.failed} failed.`);
   if (c.errors && c.errors.length > 0) lines.push('', fenced(cut(c.errors.join('\n\n')), 'text'));
+  const folded: string[] = [];
+  if (c.evidence !== undefined) folded.push(evidenceMarkdown(c.evidence));
   if (c.stderrTail && c.stderrTail.length > 0)
+    folded.push('Driver stderr during the case (last lines):', fenced(c.stderrTail.join('\n'), 'text'));
+  if (folded.length > 0)
     lines.push(
       '',
-      'Driver stderr during the case (last lines):',
+      '<details><summary>Evidence (wire transcript)</summary>',
       '',
-      fenced(c.stderrTail.join('\n'), 'text'),
-    );
-  if (c.evidence !== undefined)
-    lines.push(
-      '',
-      '<details><summary>Evidence</summary>',
-      '',
-      evidenceMarkdown(c.evidence),
-      '',
+      ...folded.flatMap((f) => [f, '']),
       '</details>',
     );
   return lines.join('\n');
 }
 
-/** Per claimed profile: how many of its requirements were checked, and what was not, with why. */
-function claimCoverageSection(report: Report): string[] {
-  const coverage = report.claim.coverage ?? [];
-  if (coverage.length === 0) return [];
-  const out = [
-    '',
-    '## Claim coverage',
-    '',
-    'What the claim rests on, per profile: requirements checked by a case that reached a verdict, and those left untested or excluded (no case checks them), never counted as passed.',
-    '',
-    '| Profile | Checked | Untested | Excluded |',
-    '| --- | --- | --- | --- |',
-    ...coverage.map(
-      (p) => `| ${inline(p.profile)} | ${p.checked.length} | ${p.untested.length} | ${p.excluded.length} |`,
-    ),
-  ];
-  const unchecked = coverage.flatMap((p) => [
-    ...p.untested.map((u) => `- ${inline(p.profile)}: ${inline(u.id)} untested: ${inline(u.reason)}`),
-    ...p.excluded.map((u) => `- ${inline(p.profile)}: ${inline(u.id)} excluded: ${inline(u.reason)}`),
-  ]);
-  if (unchecked.length > 0) out.push('', ...unchecked);
-  return out;
+function problemItem(p: ReportProblem, index: number): string {
+  const known = p.knownFailure
+    ? ` Known failure (line ${p.knownFailure.line}): ${inline(p.knownFailure.reason)}.`
+    : '';
+  return [
+    `${index + 1}. **${p.requirement} ${p.level}** (${p.id}): ${inline(p.summary)}`,
+    `   - breaks \`${p.sentence.document}#${p.sentence.anchor}\`: ${inline(p.sentence.text)}`,
+    `   - first seen in [${inline(p.evidence.case)}](#${headingSlug(p.evidence.case)}): ${inline(p.evidence.message)}`,
+    `   - ${problemReach(p)}.${known}`,
+  ].join('\n');
 }
 
-/** Renders the report as Markdown. */
-export function renderMarkdown(report: Report, options: MarkdownOptions): string {
-  const s = report.summary;
-  const cases = uniqueCases(report.requirements);
-  const failing = cases.filter((c) => ['fail', 'known-failure'].includes(caseVerdict(c)));
-  const warned = cases.filter((c) => caseVerdict(c) === 'warn');
-  const untested = cases.filter((c) => c.status === 'untested');
-  const out: string[] = [
+/** The opening: verdict, how much ran, problems, run errors, the baseline. Never cut. */
+function opening(report: Report, options: MarkdownOptions): string[] {
+  const out = [
     `# AHP conformance report: ${report.role}`,
     '',
-    verdict(report, options),
+    `**Verdict: ${inline(verdictText(report, options.strict))}.**`,
     '',
-    '| | |',
-    '| --- | --- |',
-    `| Tool | ${inline(`${report.tool.name} ${report.tool.version}`)} |`,
-    `| Role | ${inline(report.claim.role)} |`,
-    `| Bindings | ${inline(report.claim.bindings.join(', ') || 'none')} |`,
-    `| Profiles | ${inline(report.claim.profiles.join(', ') || 'none')} |`,
-    `| Protocol revision | ${inline(report.protocolVersion)} |`,
-    `| Target | ${inline(JSON.stringify(report.target))} |`,
-    `| Seed | ${report.seed} |`,
-    `| Started | ${inline(report.startedAt)} |`,
-    `| Duration | ${(report.durationMs / 1000).toFixed(1)} s |`,
-    '',
-    `**${s.passed}** passed · **${s.failed}** failed (MUST) · **${s.warnings}** warnings (SHOULD) · **${s.untested}** untested · **${s.knownFailures}** known failures · **${s.skipped}** skipped`,
-    '',
-    '## Requirements',
-    '',
-    '| Requirement | Level | Status | Cases | Summary |',
-    '| --- | --- | --- | --- | --- |',
-    ...report.requirements.map(
-      (r) =>
-        `| ${inline(r.id)} | ${r.level} | ${STATUS_WORD[r.status]} | ${countsOf(r)} | ${inline(r.summary)} |`,
-    ),
   ];
-  out.push(...claimCoverageSection(report));
-  if (report.runErrors.length > 0) {
-    out.push('', '## Run errors', '', ...report.runErrors.map((e) => fenced(cut(e), 'text')));
-  }
+  out.push(...profileLines(report).map((l) => `- ${inline(l)}`));
+  if (report.problems.length > 0)
+    out.push('', `## ${problemsHeading(report.problems)}`, '', ...report.problems.map(problemItem));
   if (report.stopped) {
     out.push('', '## The run stopped', '', inline(report.stopped.message));
     if (report.stopped.stderrTail.length > 0)
       out.push('', fenced(report.stopped.stderrTail.join('\n'), 'text'));
   }
+  if (report.runErrors.length > 0)
+    out.push('', '## Run errors', '', ...report.runErrors.map((e) => fenced(cut(e, 4000), 'text')));
   const b = report.baseline;
   if (b) {
-    out.push('', '## Known failures', '', `From ${inline(b.file)}: ${b.tolerated} tolerated.`);
-    for (const st of b.stale)
-      out.push(`- stale: ${inline(st.case)} passes now; remove line ${st.line} (${inline(st.pattern)})`);
-    for (const u of b.unmatched)
-      out.push(`- unmatched: line ${u.line} (${inline(u.pattern)}) matches no case`);
-  }
-  if (failing.length > 0) out.push('', '## Failures', '', failing.map(caseSection).join('\n\n'));
-  if (warned.length > 0) {
-    const rule = options.strict ? 'They fail the run under --strict.' : 'They do not fail the run.';
     out.push(
       '',
-      '## Warnings',
+      '## Known-failures file',
       '',
-      `SHOULD-level cases that failed. ${rule}`,
-      '',
-      warned.map(caseSection).join('\n\n'),
+      `From ${inline(b.file)}: ${b.tolerated} failing case(s) tolerated.`,
     );
+    for (const s of b.stale)
+      out.push(
+        `- stale: line ${s.line} (${inline(s.pattern)}) matches no failing case any more (${s.passing.length} pass); remove the line`,
+      );
+    for (const n of b.narrow)
+      out.push(
+        `- narrow: line ${n.line} (${inline(n.pattern)}) also matches ${n.passing.length} passing case(s): ${inline(n.passing.slice(0, 10).join(', '))}${n.passing.length > 10 ? ', ...' : ''}; narrow the pattern`,
+      );
   }
-  if (untested.length > 0) {
-    out.push(
-      '',
-      '## Untested',
-      '',
-      'The target could not show what these cases need; they are neither passed nor failed.',
-      '',
-      ...untested.map((c) => `- ${inline(c.name)}: ${inline(c.note ?? 'no reason given')}`),
-    );
+  return out;
+}
+
+/** The parts after the opening, most wanted first; each is kept or cut whole. */
+function body(report: Report, options: MarkdownOptions): { heading: string; parts: string[] }[] {
+  const order = readingOrder(report);
+  const s = report.summary;
+  const rule = options.strict ? 'They fail the run under --strict.' : 'They do not fail the run.';
+  const facts = [
+    ...targetFacts(report.target),
+    ['Tool', `${report.tool.name} ${report.tool.version}`],
+    ['Protocol revision', report.protocolVersion],
+    ['Seed', String(report.seed)],
+    ['Started', report.startedAt],
+    ['Duration', `${(report.durationMs / 1000).toFixed(1)} s`],
+  ];
+  const coverage = (report.claim.coverage ?? []).flatMap((p) => [
+    ...p.untested.map((u) => `- ${inline(p.profile)}: ${inline(u.id)} untested: ${inline(u.reason)}`),
+    ...p.excluded.map((u) => `- ${inline(p.profile)}: ${inline(u.id)} excluded: ${inline(u.reason)}`),
+  ]);
+  return [
+    { heading: '## Failures', parts: order.failures.map((c) => caseSection(c, report)) },
+    {
+      heading: `## Warnings\n\nSHOULD-level cases that failed. ${rule}`,
+      parts: order.warnings.map((c) => caseSection(c, report)),
+    },
+    { heading: '## Known failures', parts: order.known.map((c) => caseSection(c, report)) },
+    {
+      heading: '## Blocked\n\nCases an earlier problem kept from being judged: neither passed nor failed.',
+      parts: order.blocked.map(
+        (c) => `- ${inline(c.name)}: blocked by ${c.blockedBy ?? 'an earlier problem'}`,
+      ),
+    },
+    {
+      heading:
+        '## Untested\n\nThe target could not show what these cases need; they are neither passed nor failed.',
+      parts: order.untested.map((c) => `- ${inline(c.name)}: ${inline(c.note ?? 'no reason given')}`),
+    },
+    {
+      heading:
+        '## Claim coverage\n\nRequirements of the claim no case reached a verdict on, never counted as passed:',
+      parts: coverage,
+    },
+    {
+      heading: '## Run details',
+      parts: [
+        `**${s.passed}** passed · **${s.failed}** failed (MUST) · **${s.warnings}** warnings (SHOULD) · **${s.untested}** untested · **${s.blocked}** blocked · **${s.knownFailures}** known failures · **${s.skipped}** skipped`,
+        [
+          '| | |',
+          '| --- | --- |',
+          ...facts.map(([k, v]) => `| ${inline(k as string)} | ${inline(v as string)} |`),
+          `| Claim | ${inline(`bindings ${report.claim.bindings.join(', ') || 'none'}; profiles ${report.claim.profiles.join(', ') || 'none'}`)} |`,
+        ].join('\n'),
+      ],
+    },
+    {
+      heading:
+        '## Requirements\n\n| Requirement | Level | Status | Cases | Summary |\n| --- | --- | --- | --- | --- |',
+      parts: report.requirements.map(
+        (r) =>
+          `| ${inline(r.id)} | ${r.level} | ${STATUS_WORD[r.status]} | ${statusCounts(r.cases)} | ${inline(r.summary)} |`,
+      ),
+    },
+  ];
+}
+
+const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+/** Renders the report as Markdown, at most `maxBytes` long. */
+export function renderMarkdown(report: Report, options: MarkdownOptions): string {
+  const max = options.maxBytes ?? MAX_MARKDOWN_BYTES;
+  // Room for the note that says what was cut.
+  const reserve = 600 + bytes(options.fullReport ?? '');
+  let text = opening(report, options).join('\n');
+  let left = 0;
+  for (const section of body(report, options)) {
+    if (section.parts.length === 0) continue;
+    const head = `\n\n${section.heading}\n`;
+    if (left > 0 || bytes(text) + bytes(head) + reserve > max) {
+      left += section.parts.length;
+      continue;
+    }
+    text += head;
+    section.parts.forEach((part, i) => {
+      const piece = `${i > 0 && part.startsWith('###') ? '\n' : ''}\n${part}`;
+      if (left === 0 && bytes(text) + bytes(piece) + reserve <= max) text += piece;
+      else left++;
+    });
   }
-  out.push('');
-  return out.join('\n');
+  if (left > 0) {
+    const where = options.fullReport
+      ? `the full report is ${inline(options.fullReport)}`
+      : 'write the full report with --reporter html or --reporter json';
+    text += `\n\n---\n\n**This report is cut at ${Math.round(max / 1024)} KiB to fit a CI job summary: ${left} more entr${left === 1 ? 'y is' : 'ies are'} left out; ${where}.**`;
+  }
+  // A cap below the opening itself still holds: the opening is cut too, on a character boundary.
+  return `${
+    bytes(text) > max
+      ? Buffer.from(text)
+          .subarray(0, max - 4)
+          .toString('utf8')
+          .replace(/\uFFFD$/, '')
+      : text
+  }\n`;
 }

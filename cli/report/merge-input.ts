@@ -8,9 +8,9 @@ import { z } from 'zod';
 import { UsageError } from '../io.js';
 import type { Report } from './report.js';
 
-const status = z.enum(['pass', 'fail', 'untested', 'skipped', 'known-failure']);
+const status = z.enum(['pass', 'fail', 'untested', 'blocked', 'skipped', 'known-failure']);
 /** A requirement's status adds `warn` (only SHOULD cases failed); merge recomputes it anyway. */
-const requirementStatus = z.enum(['pass', 'fail', 'warn', 'untested', 'skipped', 'known-failure']);
+const requirementStatus = z.enum(['pass', 'fail', 'warn', 'untested', 'blocked', 'skipped', 'known-failure']);
 const level = z.enum(['MUST', 'MUST NOT', 'SHOULD', 'SHOULD NOT', 'MAY']);
 
 const reportCase = z.looseObject({
@@ -22,6 +22,21 @@ const reportCase = z.looseObject({
   transports: z.array(z.string()),
   note: z.string().optional(),
   errors: z.array(z.string()).optional(),
+  findings: z.array(z.looseObject({ rule: z.string().min(1), requirement: z.string() })).optional(),
+  blockedBy: z.string().optional(),
+});
+
+/** A problem of a shard: merge regroups, and reads a problem only to restore a blocked case's cause. */
+const problem = z.looseObject({
+  id: z.string().min(1),
+  key: z.string().min(1),
+  requirement: z.string(),
+  level,
+  sentence: z.looseObject({ document: z.string(), anchor: z.string(), text: z.string() }),
+  rank: z.int().min(0),
+  summary: z.string(),
+  evidence: z.looseObject({ case: z.string(), message: z.string() }),
+  cases: z.array(z.string()),
 });
 
 const shard = z.looseObject({
@@ -36,8 +51,16 @@ const shard = z.looseObject({
 const baseline = z.looseObject({
   file: z.string(),
   tolerated: z.int().min(0),
-  stale: z.array(z.looseObject({ case: z.string(), pattern: z.string(), line: z.int() })),
-  unmatched: z.array(z.looseObject({ pattern: z.string(), line: z.int() })),
+  entries: z.array(
+    z.looseObject({
+      pattern: z.string(),
+      line: z.int(),
+      reason: z.string(),
+      failing: z.int().min(0),
+      passing: z.array(z.string()),
+      problems: z.array(z.string()),
+    }),
+  ),
 });
 
 const partialReport = z.looseObject({
@@ -49,6 +72,7 @@ const partialReport = z.looseObject({
   seed: z.int().min(0),
   startedAt: z.iso.datetime(),
   durationMs: z.number().min(0),
+  problems: z.array(problem),
   requirements: z.array(
     z.looseObject({
       id: z.string(),

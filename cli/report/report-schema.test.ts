@@ -70,21 +70,54 @@ describe('report.schema.json', () => {
   it('rejects reports that break the contract, naming the path', () => {
     const report = roundTrip(sampleReport()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     report.requirements[0].cases[0].status = 'passed';
-    delete report.summary.untested;
+    delete report.summary.blocked;
     report.extra = true;
     report.seed = -1;
+    report.problems[0].id = 'first';
+    report.requirements[0].cases[0].blockedBy = 'AHP-TB-001';
     const errors = checkSchema(report, schema);
     expect(errors).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^\$\.requirements\[0\]\.cases\[0\]\.status: "passed" is not one of/),
-        '$.summary: missing required "untested"',
-        '$: unexpected "extra"',
-        '$.seed: -1 is below 0',
+        expect.stringMatching(
+          /^\/requirements\/0\/cases\/0\/status: must be equal to one of the allowed values/,
+        ),
+        "/summary: must have required property 'blocked'",
+        '/: must NOT have additional properties "extra"',
+        '/seed: must be >= 0',
+        expect.stringMatching(/^\/problems\/0\/id: must match pattern/),
+        expect.stringMatching(/^\/requirements\/0\/cases\/0\/blockedBy: must match pattern/),
       ]),
     );
   });
 
-  it('is checked by a checker that refuses keywords it does not implement', () => {
-    expect(() => checkSchema(1, { oneOf: [] })).toThrow(/"oneOf" is not supported/);
+  it('lists the problems, blocked cases and the blocked status as DESIGN.md shapes them', () => {
+    const report = roundTrip(sampleReport()) as ReturnType<typeof sampleReport>;
+    expect(report.problems.map((p) => [p.id, p.requirement, p.level, p.cases.length, p.failing])).toEqual([
+      ['p1', 'AHP-TB-001', 'MUST', 3, 1],
+      ['p2', 'AHP-FAIL-002', 'MUST', 1, 1],
+      ['p3', 'AHPX-SYN-002', 'SHOULD', 1, 1],
+      ['p4', 'AHP-HTTP-001', 'MUST', 1, 1],
+    ]);
+    expect(report.problems[0]?.sentence).toEqual({
+      document: 'spec/draft/server/lifecycle-observation.md',
+      anchor: 'AHP-TB-001',
+      text: 'a tool.before event carries the call id in call.id',
+    });
+    expect(report.problems[3]?.knownFailure).toEqual({
+      line: 1,
+      pattern: 'AHP-HTTP-001/**',
+      reason: 'upstream bug',
+    });
+    const cases = report.requirements.flatMap((r) => r.cases);
+    expect(cases.find((c) => c.name === 'AHP-CORE-004/retry-keeps-call-id')).toMatchObject({
+      status: 'blocked',
+      blockedBy: 'p1',
+    });
+    expect(cases.find((c) => c.name.startsWith('AHP-TB-001/'))).toMatchObject({
+      problem: 'p1',
+      findings: [{ rule: 'tool-before.call-id' }],
+    });
+    expect(report.summary.blocked).toBe(2);
+    expect(report.requirements.find((r) => r.id === 'AHP-CORE-004')?.status).toBe('blocked');
   });
 });

@@ -80,14 +80,72 @@ describe('buildReport', () => {
 });
 
 describe('baseline in the exit code', () => {
-  it('fails the run on a stale entry or a pattern matching nothing, and not on tolerated failures', () => {
-    const cases = [result({ status: 'known-failure', note: 'known failure (line 1): tracked' })];
-    const clean = { file: 'kf.txt', tolerated: 1, stale: [], unmatched: [] };
-    expect(conformanceExitCode(buildReport({ ...base, cases, baseline: clean }), false)).toBe(0);
-    const stale = { ...clean, stale: [{ case: 'AHP-FAIL-001/x', pattern: 'AHP-FAIL-001', line: 1 }] };
+  it('fails the run on a stale line, and not on tolerated failures', () => {
+    const cases = [
+      result({ status: 'known-failure', note: 'known failure (line 1): tracked', errors: ['boom'] }),
+    ];
+    const entry = {
+      pattern: 'AHP-FAIL-001',
+      line: 1,
+      reason: 'tracked',
+      failing: 1,
+      passing: [],
+      problems: ['case:AHP-FAIL-001'],
+    };
+    const clean = { file: 'kf.txt', tolerated: 1, stale: [], narrow: [], entries: [entry] };
+    const report = buildReport({ ...base, cases, baseline: clean });
+    expect(report.problems[0]?.knownFailure).toEqual({ line: 1, pattern: 'AHP-FAIL-001', reason: 'tracked' });
+    expect(conformanceExitCode(report, false)).toBe(0);
+    const stale = { ...clean, stale: [{ pattern: 'AHP-CORE-004', line: 2, passing: ['AHP-CORE-004/x'] }] };
     expect(conformanceExitCode(buildReport({ ...base, cases, baseline: stale }), false)).toBe(1);
-    const unmatched = { ...clean, unmatched: [{ pattern: 'nothing/*', line: 2 }] };
-    expect(conformanceExitCode(buildReport({ ...base, cases, baseline: unmatched }), false)).toBe(1);
+    // A line that covers no problem leaves the problem open: the run fails.
+    const uncovered = { ...clean, entries: [{ ...entry, problems: [] }] };
+    expect(conformanceExitCode(buildReport({ ...base, cases, baseline: uncovered }), false)).toBe(1);
+  });
+
+  it('fails the run on a MUST problem that shows only blocked cases, unless a line covers it', () => {
+    const blocker = {
+      rule: 'stdio.framing',
+      requirement: 'AHP-STDIO-001',
+      level: 'MUST' as const,
+      basis: {
+        document: 'spec/draft/base/transports/stdio.md',
+        anchor: 'AHP-STDIO-001',
+        level: 'MUST' as const,
+        rule: 'one JSON object per line',
+      },
+      rank: 0 as const,
+      summary: 'the harness writes frames that are not one JSON object per line',
+      message: 'line 1 is not JSON',
+    };
+    const cases = [result({ status: 'blocked', note: 'line 1 is not JSON', blockedBy: blocker })];
+    const report = buildReport({ ...base, cases });
+    expect(report.summary).toMatchObject({ passed: 0, failed: 0, blocked: 1 });
+    expect(report.requirements[0]).toMatchObject({ status: 'blocked', cases: [{ blockedBy: 'p1' }] });
+    expect(report.problems).toMatchObject([
+      { id: 'p1', requirement: 'AHP-STDIO-001', failing: 0, cases: ['AHP-FAIL-001/x'] },
+    ]);
+    expect(conformanceExitCode(report, false)).toBe(1);
+    const entry = {
+      pattern: 'AHP-STDIO-001',
+      line: 1,
+      reason: 'framing',
+      failing: 0,
+      passing: [],
+      problems: ['stdio.framing'],
+    };
+    const covered = buildReport({
+      ...base,
+      cases,
+      baseline: { file: 'kf', tolerated: 0, stale: [], narrow: [], entries: [entry] },
+    });
+    expect(conformanceExitCode(covered, false)).toBe(0);
+    // A SHOULD problem fails the run only under --strict.
+    const should = buildReport({
+      ...base,
+      cases: [result({ status: 'blocked', blockedBy: { ...blocker, level: 'SHOULD' } })],
+    });
+    expect([conformanceExitCode(should, false), conformanceExitCode(should, true)]).toEqual([0, 1]);
   });
 
   it('says per claimed profile what was checked, untested or excluded, never more', () => {

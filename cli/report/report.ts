@@ -4,11 +4,14 @@ import { claimCoverage, type ProfileCoverage } from '../../suites/coverage/index
 import { baselineFails, type BaselineSummary } from '../known-failures/apply.js';
 import type { RepeatSummary } from '../repeat/repeat.js';
 import type { TargetStopped } from '../../suites/kit/case-meta.js';
+import type { Finding } from '../../suites/kit/finding.js';
 import { isMandatory, type CaseResult, type CaseStatus } from '../runner/case-result.js';
 import type { ShardRecord } from '../shard/record.js';
+import { failingProblems, reportProblems, type ReportProblem } from './report-problems.js';
 import { requirementStatus, type ReportedStatus } from './status.js';
 
 export { requirementStatus } from './status.js';
+export type { ReportProblem } from './report-problems.js';
 
 /** The claim a report states (AHP-CORE-001): role, bindings and profiles under test. */
 export interface Claim {
@@ -38,6 +41,12 @@ export interface ReportCase {
   repeat?: RepeatSummary;
   /** The last lines the target wrote on stderr during the failing case (bounded). */
   stderrTail?: string[];
+  /** What a failing case found, most fundamental first: `merge` regroups problems from them. */
+  findings?: Finding[];
+  /** The problem (its id in `problems`) that explains a failing or known-failure case. */
+  problem?: string;
+  /** The problem (its id in `problems`) that keeps a blocked case from being judged. */
+  blockedBy?: string;
 }
 
 export interface ReportRequirement {
@@ -59,12 +68,16 @@ export interface Report {
   seed: number;
   startedAt: string;
   durationMs: number;
+  /** The distinct problems of the run, most fundamental first: one defect is one problem. */
+  problems: ReportProblem[];
   requirements: ReportRequirement[];
   summary: {
     passed: number;
     failed: number;
     skipped: number;
     untested: number;
+    /** Cases an earlier problem kept from being judged: never passed, never failed on their own. */
+    blocked: number;
     knownFailures: number;
     warnings: number;
   };
@@ -98,8 +111,12 @@ export interface ReportInput {
 
 /** Groups cases by requirement (a case asserting several requirements appears under each). */
 export function buildReport(input: ReportInput): Report {
+  const problems = reportProblems(input.cases, input.baseline);
+  const problemOf = new Map<string, string>();
+  for (const p of problems) for (const name of p.cases) if (!problemOf.has(name)) problemOf.set(name, p.id);
   const byId = new Map<string, ReportCase[]>();
   for (const c of input.cases) {
+    const problem = problemOf.get(c.name);
     const entry: ReportCase = {
       name: c.name,
       requirements: c.requirements,
@@ -112,6 +129,9 @@ export function buildReport(input: ReportInput): Report {
       ...(c.evidence !== undefined ? { evidence: c.evidence } : {}),
       ...(c.repeat !== undefined ? { repeat: c.repeat } : {}),
       ...(c.stderrTail !== undefined ? { stderrTail: c.stderrTail } : {}),
+      ...(c.findings !== undefined && c.findings.length > 0 ? { findings: c.findings } : {}),
+      ...(problem !== undefined && c.status === 'blocked' ? { blockedBy: problem } : {}),
+      ...(problem !== undefined && c.status !== 'blocked' ? { problem } : {}),
     };
     for (const id of c.requirements) byId.set(id, [...(byId.get(id) ?? []), entry]);
   }
@@ -140,12 +160,14 @@ export function buildReport(input: ReportInput): Report {
     seed: input.seed,
     startedAt: input.startedAt,
     durationMs: input.durationMs,
+    problems,
     requirements,
     summary: {
       passed: count('pass'),
       failed: input.cases.filter((c) => c.status === 'fail' && isMandatory(c.level)).length,
       skipped: count('skipped'),
       untested: count('untested'),
+      blocked: count('blocked'),
       knownFailures: count('known-failure'),
       warnings: input.cases.filter((c) => c.status === 'fail' && !isMandatory(c.level)).length,
     },
@@ -158,13 +180,15 @@ export function buildReport(input: ReportInput): Report {
 }
 
 /**
- * Exit code 0 or 1 from a report: MUST failures (and SHOULD failures under `--strict`), run
- * errors and a rotten known-failures baseline fail it.
+ * Exit code 0 or 1 from a report: MUST failures (and SHOULD failures under `--strict`), a MUST
+ * problem no known-failures line covers (so blocked cases alone still fail the run), run errors
+ * and a stale known-failures line fail it.
  */
 export function conformanceExitCode(report: Report, strict: boolean): 0 | 1 {
   if (report.runErrors.length > 0) return 1;
   if (baselineFails(report.baseline)) return 1;
   if (report.summary.failed > 0) return 1;
   if (strict && report.summary.warnings > 0) return 1;
+  if (failingProblems(report.problems, strict).length > 0) return 1;
   return 0;
 }

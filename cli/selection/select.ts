@@ -48,7 +48,7 @@ export function selectCases<T extends SelectableCase>(cases: readonly T[], reque
  * For a pattern with a `*` that matched nothing: case names are paths, and `*` stops at `/`.
  * Names the `**` form when it would match, else just says how the two differ.
  */
-function globHint(text: string, cases: readonly SelectableCase[]): string {
+export function globHint(text: string, cases: readonly SelectableCase[]): string {
   if (!/(?<!\*)\*(?!\*)/.test(text)) return '';
   const doubled = text.replace(/\*+/g, '**');
   const parsed = parseSelector(doubled);

@@ -9,11 +9,10 @@ export const FIXTURE_INCLUDE = ['cli/pipeline/test-fixtures/*.conformance.ts'];
 /** Each run starts vitest and a worker: seconds on a loaded 2-core machine, so be generous. */
 export const SLOW = { timeout: 180_000 };
 
-/** The known-failures file (kf.txt): one tolerated entry, one stale, one that matches no case. */
+/** The known-failures file (kf.txt): one tolerated line and one stale (its only case passes). */
 export const FIXTURE_BASELINE = [
   'AHP-CORE-004/fixture/fails # identity bug, tracked',
   'AHP-FAIL-001 # listed, but it passes: stale',
-  'AHP-AUTH-001 # no such case: unmatched',
 ].join('\n');
 
 /**

@@ -108,12 +108,12 @@ export function parseXml(text: string): XmlElement {
   return root;
 }
 
-/** Every descendant element with this name, in document order. */
+/** Every element named `name` below `node` (`*`: every element), in document order. */
 export function findAll(node: XmlElement, name: string): XmlElement[] {
   const out: XmlElement[] = [];
   for (const child of node.children) {
     if (typeof child === 'string') continue;
-    if (child.name === name) out.push(child);
+    if (name === '*' || child.name === name) out.push(child);
     out.push(...findAll(child, name));
   }
   return out;
