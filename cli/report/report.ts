@@ -4,6 +4,7 @@ import { claimCoverage, type ProfileCoverage } from '../../suites/coverage/index
 import { baselineFails, type BaselineSummary } from '../known-failures/apply.js';
 import type { RepeatSummary } from '../repeat/repeat.js';
 import type { TargetStopped } from '../../suites/kit/case-meta.js';
+import type { Finding } from '../../suites/kit/finding.js';
 import { isMandatory, type CaseResult, type CaseStatus } from '../runner/case-result.js';
 import type { ShardRecord } from '../shard/record.js';
 import { requirementStatus, type ReportedStatus } from './status.js';
@@ -38,6 +39,8 @@ export interface ReportCase {
   repeat?: RepeatSummary;
   /** The last lines the target wrote on stderr during the failing case (bounded). */
   stderrTail?: string[];
+  /** What a failing case found, most fundamental first: `merge` regroups problems from them. */
+  findings?: Finding[];
 }
 
 export interface ReportRequirement {
@@ -112,6 +115,7 @@ export function buildReport(input: ReportInput): Report {
       ...(c.evidence !== undefined ? { evidence: c.evidence } : {}),
       ...(c.repeat !== undefined ? { repeat: c.repeat } : {}),
       ...(c.stderrTail !== undefined ? { stderrTail: c.stderrTail } : {}),
+      ...(c.findings !== undefined && c.findings.length > 0 ? { findings: c.findings } : {}),
     };
     for (const id of c.requirements) byId.set(id, [...(byId.get(id) ?? []), entry]);
   }
