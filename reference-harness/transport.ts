@@ -20,6 +20,11 @@ export interface SendContext {
    * given, is the exact UTF-8 decoding of `raw` that the transport already has.
    */
   onFrame?: (direction: 'out' | 'in', raw: Uint8Array, text?: string) => void;
+  /**
+   * Called instead of `onFrame` for a stdout line the transport reads past as noise (only when
+   * its owner gave a stdio transport an `isNoise` rule; the harness gives none).
+   */
+  onNoise?: (raw: Uint8Array) => void;
 }
 
 /** A transport-level failure: its class, a stable code, and a detail for local diagnostics only. */

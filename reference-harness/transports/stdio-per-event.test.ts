@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../protocol/clock.js';
+import type { NdjsonItem } from '../../protocol/ndjson.js';
 import {
   MARGINS,
   STDIO_BACKEND,
@@ -21,13 +22,14 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((t) => t.close()));
 });
 
-function backend(args: string[], command?: string) {
+function backend(args: string[], command?: string, isNoise?: (item: NdjsonItem) => boolean) {
   const t = createPerEventStdioTransport({
     command: command ?? process.execPath,
     args: command ? args : [STDIO_BACKEND, ...args],
     env: {},
     clock: systemClock,
     killGraceMs: MARGINS.killGraceMs,
+    ...(isNoise === undefined ? {} : { isNoise }),
   });
   open.push(t);
   return t;
@@ -80,6 +82,19 @@ describe('per-event stdio transport', () => {
     const reply = expectFailure(await t.request(requestFrame(1), recordingContext()), failureClass, code);
     if (mode === 'exit-1-after-reply') expect(Buffer.from(reply.raw ?? []).toString()).toContain('"id":1');
     if (mode === 'exit-1') expect(reply.failure.detail).toContain('boom');
+  });
+
+  it('with an isNoise rule, reads past a banner and judges the reply after it', async () => {
+    const notJson = (item: NdjsonItem) => item.kind === 'fault' && item.code === 'not-json';
+    const t = backend(['echo', 'banner'], undefined, notJson);
+    const noise: string[] = [];
+    const ctx = {
+      ...recordingContext(),
+      onNoise: (raw: Uint8Array) => noise.push(Buffer.from(raw).toString()),
+    };
+    expect(await t.request(requestFrame(1), ctx)).toMatchObject({ ok: true, message: { id: 1 } });
+    expect(noise).toEqual(['policy backend v1 starting']);
+    expect(ctx.frames.map((f) => f.direction)).toEqual(['out', 'in']);
   });
 
   it('reports launch failures as process failures', async () => {

@@ -16,6 +16,8 @@ export interface PerEventStdioOptions {
   clock: Clock;
   killGraceMs: number;
   maxFrameBytes?: number;
+  /** Stdout lines to read past (to `onNoise`), as in the persistent transport; unset for the harness. */
+  isNoise?: (item: NdjsonItem) => boolean;
 }
 
 /** What one process wrote on stdout: only the first frame and first fault are kept. */
@@ -46,6 +48,10 @@ export function createPerEventStdioTransport(options: PerEventStdioOptions): Bac
     const stdoutEnded = new Promise<void>((r) => (resolveEnd = r));
     const onItem = (item: NdjsonItem) => {
       if (!collect) return;
+      if (options.isNoise?.(item)) {
+        ctx.onNoise?.(item.bytes);
+        return;
+      }
       ctx.onFrame?.('in', item.bytes);
       if (item.kind === 'frame') {
         seen.frames += 1;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock, systemClock } from '../../protocol/clock.js';
+import type { NdjsonItem } from '../../protocol/ndjson.js';
 import { Cancellation } from '../cancellation.js';
 import { TranscriptRecorder } from '../transcript.js';
 import {
@@ -25,7 +26,12 @@ afterEach(async () => {
 
 function backend(
   args: string[],
-  extra: { maxFrameBytes?: number; command?: string; env?: Record<string, string> } = {},
+  extra: {
+    maxFrameBytes?: number;
+    command?: string;
+    env?: Record<string, string>;
+    isNoise?: (item: NdjsonItem) => boolean;
+  } = {},
 ) {
   const t = createPersistentStdioTransport({
     command: extra.command ?? process.execPath,
@@ -34,6 +40,7 @@ function backend(
     clock: systemClock,
     killGraceMs: MARGINS.killGraceMs,
     ...(extra.maxFrameBytes === undefined ? {} : { maxFrameBytes: extra.maxFrameBytes }),
+    ...(extra.isNoise === undefined ? {} : { isNoise: extra.isNoise }),
   });
   open.push(t);
   return t;
@@ -132,6 +139,29 @@ describe('persistent stdio transport', () => {
     expect(second.frames).toEqual([]);
     expectOk(await t.request(requestFrame(3), recordingContext()));
     expect(onlyPid(t)).not.toBe(pid);
+  });
+
+  it('with an isNoise rule, reads past a banner and idle noise on one process, handing each line to onNoise', async () => {
+    const notJson = (item: NdjsonItem) => item.kind === 'fault' && item.code === 'not-json';
+    const t = backend(['echo', 'banner'], { isNoise: notJson });
+    const noise: string[] = [];
+    const ctx = {
+      ...recordingContext(),
+      onNoise: (raw: Uint8Array) => noise.push(Buffer.from(raw).toString()),
+    };
+    expect(expectOk(await t.request(requestFrame(1, { mode: 'reply-then-noise' }), ctx))).toMatchObject({
+      id: 1,
+    });
+    const pid = onlyPid(t);
+    await vi.waitFor(() => expect(noise).toEqual(['policy backend v1 starting', 'log: idle noise']));
+    expect(expectOk(await t.request(requestFrame(2), recordingContext()))).toMatchObject({ id: 2 });
+    expect(onlyPid(t)).toBe(pid);
+    // What the rule does not name is still protocol output: a non-JSON reply stays a fault.
+    expectFailure(
+      await t.request(requestFrame(3, { mode: 'multi-line' }), ctx),
+      'malformed',
+      'stdio.framing.multi-line',
+    );
   });
 
   it('records a reply to a notification as malformed on the next read', async () => {

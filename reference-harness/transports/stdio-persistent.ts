@@ -24,6 +24,13 @@ export interface PersistentStdioOptions {
   clock: Clock;
   killGraceMs: number;
   maxFrameBytes?: number;
+  /**
+   * Stdout lines to read past instead of treating as protocol output: each goes to the context's
+   * `onNoise` and is neither a reply nor output while idle. For a conformance suite that goes on
+   * judging a backend after a log line; the harness leaves it unset, so every stdout line is
+   * protocol and anything else poisons the process, as the draft says.
+   */
+  isNoise?: (item: NdjsonItem) => boolean;
 }
 
 /**
@@ -112,6 +119,10 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
 
   const onItem = (s: Session, item: NdjsonItem) => {
     const inflight = s.inflight;
+    if (options.isNoise?.(item)) {
+      (inflight?.ctx ?? s.lastCtx)?.onNoise?.(item.bytes);
+      return;
+    }
     (inflight?.ctx ?? s.lastCtx)?.onFrame?.('in', item.bytes, item.kind === 'frame' ? item.text : undefined);
     if (inflight?.open) {
       if (item.kind === 'frame') {

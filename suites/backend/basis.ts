@@ -4,17 +4,7 @@
  * `agenthooksprotocol/agent-hooks-protocol`) decides whether a behaviour is a MUST or a SHOULD.
  * `rule` is our paraphrase of the sentence, for reports; the anchor points at the original.
  */
-import type { RequirementLevel } from '../../protocol/requirements.js';
-
-/** Where a case's rule is written, how strong it is, and what it says (in our words). */
-export interface Basis {
-  /** The document of the published draft (or the JSON-RPC 2.0 specification). */
-  document: string;
-  /** The anchor or section inside it. */
-  anchor: string;
-  level: RequirementLevel;
-  rule: string;
-}
+import type { Basis } from '../kit/finding.js';
 
 const VERSIONING = 'spec/draft/base/versioning.md';
 const BASE_INDEX = 'spec/draft/base/index.md';
@@ -50,6 +40,12 @@ export const BASIS = {
     anchor: 'AHP-STDIO-001',
     level: 'MUST',
     rule: 'A per_event backend reads one message, writes at most one response line and exits; a non-zero exit or a missing response is a failure.',
+  },
+  stdioLifecycle: {
+    document: 'spec/draft/base/transports/stdio.md',
+    anchor: 'AHP-STDIO-001',
+    level: 'MUST',
+    rule: 'A persistent backend remains alive for multiple messages; a per_event backend reads one message, writes at most one response and exits 0 (a non-zero exit or a missing response is a failure).',
   },
   httpExchange: {
     document: 'spec/draft/base/transports/http.md',
@@ -111,22 +107,16 @@ export const BASIS = {
     level: 'MUST',
     rule: 'Unknown event types are unsupported protocol semantics, never ignorable fields; base/index.md (Base Protocol profile): a backend returns the defined JSON-RPC error for a request whose event it cannot process.',
   },
-  unknownEventCode: {
-    document: BASE_INDEX,
-    anchor: 'Base Protocol profile',
-    level: 'MUST',
-    rule: 'A backend returns the defined JSON-RPC error for a request whose event it cannot process; errors.md defines unsupported_event (-32002) for exactly that.',
-  },
   unknownMethod: {
     document: BASE_INDEX,
     anchor: 'Base Protocol profile',
     level: 'MUST',
     rule: 'A backend returns a JSON-RPC error for a request whose method it cannot process; only hooks/intercept carries a decision (versioning.md AHP-RPC-002).',
   },
-  unknownMethodCode: {
+  definedErrorCode: {
     document: BASE_INDEX,
     anchor: 'Base Protocol profile',
     level: 'MUST',
-    rule: 'A backend returns the defined JSON-RPC error for a request whose method it cannot process; errors.md: backends use standard JSON-RPC error responses, and JSON-RPC 2.0 defines -32601 Method not found for exactly that.',
+    rule: 'A backend returns the defined JSON-RPC error for a request it cannot process: errors.md defines unsupported_event (-32002) for an event it cannot handle, and for a method it cannot process JSON-RPC 2.0 defines -32601 Method not found (backends use standard JSON-RPC error responses).',
   },
 } as const satisfies Record<string, Basis>;

@@ -7,14 +7,15 @@ import { systemClock } from '../../protocol/clock.js';
 import type { JsonValue } from '../../protocol/json.js';
 import type { SuiteSettings } from '../kit/case-meta.js';
 import { conformanceCase } from '../kit/case.js';
+import { CaseFailure } from '../kit/finding.js';
+import { hasRequirement, toFinding, type StepFault } from './faults.js';
 import { describeFrame } from './frames.js';
-import type { Finding } from './judge.js';
 import { scaledMargins } from './margins.js';
 import { appliesTo, caseName, stepsFor, type Probe, type ProbeStep } from './probe.js';
-import { redactJson } from './redact.js';
+import { redactJson, redactText } from './redact.js';
 import { runSession, type SessionRun } from './session.js';
 import { bindingOf, secretsOf, type BackendTarget } from './target.js';
-import { judgeProbe, sessionMayStop, type Verdict } from './verdict.js';
+import { judgeProbe, sessionMayStop, type AttributedFault, type Verdict } from './verdict.js';
 
 /** Reads the provided target and settings; throws a clear error when the CLI did not provide them. */
 export function providedTarget(): { target: BackendTarget; settings: SuiteSettings } {
@@ -31,7 +32,7 @@ export function providedTarget(): { target: BackendTarget; settings: SuiteSettin
 /** Longest excerpt of a reply quoted in a finding (the transcript keeps all of it). */
 const ANSWER_EXCERPT_CHARS = 300;
 
-/** What the backend answered at a step, when it answered with bytes the finding does not already quote. */
+/** What the backend answered at a step, when it answered with bytes the fault does not already quote. */
 function answerAt(run: SessionRun, step: number): string | undefined {
   const obs = run.observations[step - 1];
   if (obs?.kind !== 'request' || !obs.reply.ok || obs.reply.raw === undefined) return undefined;
@@ -39,8 +40,8 @@ function answerAt(run: SessionRun, step: number): string | undefined {
   return text.length > ANSWER_EXCERPT_CHARS ? `${text.slice(0, ANSWER_EXCERPT_CHARS)}...` : text;
 }
 
-/** One finding as a sentence: the step and what it sent, the requirement, what was wrong, what came back. */
-export function findingText(f: Finding, steps: readonly ProbeStep[], run?: SessionRun): string {
+/** One fault as a sentence: the step and what it sent, the requirement, what was wrong, what came back. */
+export function faultText(f: StepFault, steps: readonly ProbeStep[], run?: SessionRun): string {
   const s = steps[f.step - 1];
   const sent = s === undefined ? '' : ` (${describeFrame(s.frame)})`;
   const answer = run === undefined ? undefined : answerAt(run, f.step);
@@ -48,7 +49,7 @@ export function findingText(f: Finding, steps: readonly ProbeStep[], run?: Sessi
   return `step ${f.step}${sent}${f.requirement === undefined ? '' : ` [${f.requirement}]`}: ${f.message}${answered}`;
 }
 
-/** The evidence of a case: its basis, the verdict's findings and every frame exchanged, secrets redacted. */
+/** The evidence of a case: its basis, the verdict's faults (as `findings`) and every frame exchanged, secrets redacted. */
 export function evidenceOf(
   probe: Probe,
   steps: readonly ProbeStep[],
@@ -56,13 +57,17 @@ export function evidenceOf(
   verdict: Verdict,
   secrets: readonly string[],
 ): Record<string, JsonValue> {
-  const text = (f: Finding) => findingText(f, steps, run);
-  const findings = verdict.status === 'pass' ? [] : verdict.findings.map(text);
+  const text = (f: StepFault) => faultText(f, steps, run);
+  const findings = verdict.status === 'pass' ? [] : verdict.faults.map(text);
   const others = verdict.others.map(text);
   return redactJson(
     {
-      basis: { ...probe.basis },
+      basis: { ...probe.rule.basis },
       findings,
+      // The finding that keeps a blocked case from being judged, as data (rule, sentence, this occurrence).
+      ...(verdict.status === 'blocked'
+        ? { blockedBy: toFinding(verdict.by, text(verdict.by)) as unknown as JsonValue }
+        : {}),
       ...(others.length > 0 ? { otherFindings: others } : {}),
       transcript: run.transcript as unknown as JsonValue,
     },
@@ -92,7 +97,7 @@ export function declareProbes(probes: readonly Probe[]): void {
       {
         name: caseName(probe, binding),
         requirements: [probe.requirement],
-        level: probe.basis.level,
+        level: probe.rule.basis.level,
         transports: [binding],
         timeoutMs: budget,
       },
@@ -116,9 +121,12 @@ export function declareProbes(probes: readonly Probe[]): void {
         const run = await session;
         const verdict = judgeProbe(probe, steps, run.observations, binding, secrets);
         ctx.evidence(evidenceOf(probe, steps, run, verdict, secrets));
+        const finding = (f: AttributedFault) => toFinding(f, redactText(faultText(f, steps, run), secrets));
         if (verdict.status === 'untested') ctx.untested(verdict.reason);
+        if (verdict.status === 'blocked') ctx.blocked(finding(verdict.by));
         if (verdict.status === 'fail') {
-          throw new Error(verdict.findings.map((f) => findingText(f, steps, run)).join('\n'));
+          // Every fault of a failing case is the probe's requirement's, or one it re-attributed.
+          throw new CaseFailure(verdict.faults.filter(hasRequirement).map(finding));
         }
       },
     );

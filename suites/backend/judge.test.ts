@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { TRANSPORT_FAILURE_CODE_LIST } from '../../reference-harness/transports/index.js';
-import { decisionFindings, errorFindings, silenceFindings, TRANSPORT_CODE_REQUIREMENTS } from './judge.js';
+import { TRANSPORT_FAULTS } from './faults.js';
+import { decisionFaults, errorFaults, silenceFaults } from './judge.js';
+import { RULES } from './rules.js';
 import { decision, DENY, failed, notified, replied, rpcError } from './test-observations.js';
 
-const requirementsOf = (findings: { requirement: string | undefined }[]) =>
-  findings.map((f) => f.requirement);
+const requirementsOf = (faults: { requirement: string | undefined }[]) => faults.map((f) => f.requirement);
 
 describe('decision replies', () => {
   it('accepts [] and one advertised deny with a reason', () => {
-    expect(decisionFindings(decision(0, []))).toEqual({ findings: [], effects: [], signature: '[]' });
-    expect(decisionFindings(decision(0, [DENY])).effects).toEqual([DENY]);
+    expect(decisionFaults(decision(0, []))).toEqual({ faults: [], effects: [], signature: '[]' });
+    expect(decisionFaults(decision(0, [DENY])).effects).toEqual([DENY]);
   });
 
   it('ties each defect to the requirement it breaks', () => {
@@ -18,25 +19,21 @@ describe('decision replies', () => {
       id: 'other',
       result: { protocolVersion: 'draft', effects: [] },
     });
-    expect(requirementsOf(decisionFindings(wrongId).findings)).toEqual(['AHP-RPC-001']);
-    expect(requirementsOf(decisionFindings(replied(0, [{ jsonrpc: '2.0' }])).findings)).toEqual([
-      'AHP-RPC-001',
-    ]);
+    expect(requirementsOf(decisionFaults(wrongId).faults)).toEqual(['AHP-RPC-001']);
+    expect(requirementsOf(decisionFaults(replied(0, [{ jsonrpc: '2.0' }])).faults)).toEqual(['AHP-RPC-001']);
     const both = replied(0, { jsonrpc: '2.0', id: 'evt_0', result: {}, error: { code: 1, message: 'x' } });
-    expect(requirementsOf(decisionFindings(both).findings)).toContain('AHP-RPC-001');
-    expect(
-      requirementsOf(decisionFindings(decision(0, [], { protocolVersion: '2025-01-01' })).findings),
-    ).toEqual(['AHP-VER-001']);
-    expect(requirementsOf(decisionFindings(decision(0, [{ type: 'allow' }])).findings)).toEqual([
-      'AHP-CAP-001',
-    ]);
-    expect(requirementsOf(decisionFindings(decision(0, [{ type: 'deny', reason: '' }])).findings)).toEqual([
+    expect(requirementsOf(decisionFaults(both).faults)).toContain('AHP-RPC-001');
+    expect(requirementsOf(decisionFaults(decision(0, [], { protocolVersion: '2025-01-01' })).faults)).toEqual(
+      ['AHP-VER-001'],
+    );
+    expect(requirementsOf(decisionFaults(decision(0, [{ type: 'allow' }])).faults)).toEqual(['AHP-CAP-001']);
+    expect(requirementsOf(decisionFaults(decision(0, [{ type: 'deny', reason: '' }])).faults)).toEqual([
       'AHP-DEC-001',
     ]);
-    expect(requirementsOf(decisionFindings(decision(0, [DENY, DENY])).findings)).toEqual(['AHP-DEC-001']);
-    expect(requirementsOf(decisionFindings(rpcError(0, -32603)).findings)).toEqual(['AHP-DEC-001']);
+    expect(requirementsOf(decisionFaults(decision(0, [DENY, DENY])).faults)).toEqual(['AHP-DEC-001']);
+    expect(requirementsOf(decisionFaults(rpcError(0, -32603)).faults)).toEqual(['AHP-DEC-001']);
     const noEffects = replied(0, { jsonrpc: '2.0', id: 'evt_0', result: { protocolVersion: 'draft' } });
-    expect(requirementsOf(decisionFindings(noEffects).findings)).toEqual(['AHP-DEC-001']);
+    expect(requirementsOf(decisionFaults(noEffects).faults)).toEqual(['AHP-DEC-001']);
   });
 
   it('keeps findings of different requirements apart when one reply breaks several', () => {
@@ -45,74 +42,93 @@ describe('decision replies', () => {
       id: 'x',
       result: { protocolVersion: 'draft', effects: [{ type: 'ask' }] },
     });
-    expect(requirementsOf(decisionFindings(reply).findings).sort()).toEqual(['AHP-CAP-001', 'AHP-RPC-001']);
+    expect(requirementsOf(decisionFaults(reply).faults).sort()).toEqual(['AHP-CAP-001', 'AHP-RPC-001']);
   });
 
   it('maps transport failures through one table, marking output left over from before the step', () => {
-    expect(requirementsOf(decisionFindings(failed(0, 'stdio.framing.multi-line')).findings)).toEqual([
+    expect(requirementsOf(decisionFaults(failed(0, 'stdio.framing.multi-line')).faults)).toEqual([
       'AHP-STDIO-001',
     ]);
-    expect(requirementsOf(decisionFindings(failed(0, 'http.media-type')).findings)).toEqual(['AHP-HTTP-001']);
-    expect(requirementsOf(decisionFindings(failed(0, 'deadline')).findings)).toEqual(['AHP-RPC-002']);
-    expect(requirementsOf(decisionFindings(failed(0, 'stdio.launch-failed')).findings)).toEqual([undefined]);
-    expect(decisionFindings(failed(0, 'stdio.unsolicited-output')).findings[0]?.ambient).toBe(true);
-    expect(decisionFindings(failed(0, 'stdio.exit-nonzero')).findings[0]?.ambient).toBeUndefined();
+    expect(requirementsOf(decisionFaults(failed(0, 'http.media-type')).faults)).toEqual(['AHP-HTTP-001']);
+    expect(requirementsOf(decisionFaults(failed(0, 'deadline')).faults)).toEqual(['AHP-RPC-002']);
+    expect(requirementsOf(decisionFaults(failed(0, 'stdio.launch-failed')).faults)).toEqual([undefined]);
+    expect(decisionFaults(failed(0, 'stdio.unsolicited-output')).faults[0]?.ambient).toBe(true);
+    expect(decisionFaults(failed(0, 'stdio.exit-nonzero')).faults[0]?.ambient).toBeUndefined();
+  });
+
+  it('keys a defect by its rule and way, never by the values of one occurrence', () => {
+    const key = (obs: Parameters<typeof decisionFaults>[0]) =>
+      decisionFaults(obs).faults.map((f) => `${f.rule.key}#${f.way ?? ''}`);
+    expect(key(decision(0, [], { protocolVersion: '2025-01-01' }))).toEqual(
+      key(decision(3, [], { protocolVersion: 'v9' })),
+    );
+    expect(key(decision(0, [{ type: 'deny', reason: '' }]))).toEqual([
+      'effects.deny-only-list#$.result.effects[].reason',
+    ]);
+    expect(key(failed(0, 'stdio.exit-before-reply', 'exited with code 1'))).toEqual(
+      key(failed(5, 'stdio.exit-before-reply', 'exited with code 7')),
+    );
+    const wrongId = (id: string) =>
+      replied(0, { jsonrpc: '2.0', id, result: { protocolVersion: 'draft', effects: [] } });
+    expect(key(wrongId('a'))).toEqual(key(wrongId('b')));
   });
 
   it('knows every transport failure code the reference harness can report', () => {
-    expect(Object.keys(TRANSPORT_CODE_REQUIREMENTS).sort()).toEqual(
+    expect(Object.keys(TRANSPORT_FAULTS).sort()).toEqual(
       [...TRANSPORT_FAILURE_CODE_LIST].filter((c) => !c.startsWith('auth.')).sort(),
     );
   });
 });
 
 describe('error replies', () => {
-  it('expects an error with the request id; a result is a finding against the given requirement', () => {
-    expect(errorFindings(rpcError(1, -32001), 'AHP-VER-001', 'x')).toEqual({
-      findings: [],
+  const refusal = { what: 'a request with protocolVersion "1900-01-01"', rule: RULES.unsupportedVersion };
+
+  it('expects an error with the request id; a result is a fault of the given requirement under the refusal rule', () => {
+    expect(errorFaults(rpcError(1, -32001), 'AHP-VER-001', refusal)).toEqual({
+      faults: [],
       error: { code: -32001, message: 'no' },
     });
-    const answered = errorFindings(
-      decision(1, []),
-      'AHP-VER-001',
-      'a request with protocolVersion "1900-01-01"',
-    );
-    expect(answered.findings).toEqual([
+    const answered = errorFaults(decision(1, []), 'AHP-VER-001', refusal);
+    expect(answered.faults).toEqual([
       {
         requirement: 'AHP-VER-001',
         step: 2,
+        stage: 'outcome',
+        rule: RULES.unsupportedVersion,
+        way: 'answered-with-result',
+        summary: `${RULES.unsupportedVersion.summary}: it was answered with a result`,
         message:
           'a request with protocolVersion "1900-01-01" was answered with a result instead of a JSON-RPC error',
-        stage: 'outcome',
       },
     ]);
     const wrongId = replied(1, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'no' } });
-    expect(requirementsOf(errorFindings(wrongId, 'AHP-VER-001', 'x').findings)).toEqual(['AHP-RPC-001']);
+    expect(requirementsOf(errorFaults(wrongId, 'AHP-VER-001', refusal).faults)).toEqual(['AHP-RPC-001']);
   });
 });
 
 describe('silence after a notification', () => {
   it('per_event: no output and any exit is silence; any output is an answer; a process that never exits is a lifecycle failure', () => {
-    expect(silenceFindings(notified(1, 'request', failed(1, 'stdio.no-reply').reply))).toEqual([]);
-    expect(silenceFindings(notified(1, 'request', failed(1, 'stdio.exit-nonzero').reply))).toEqual([]);
-    expect(requirementsOf(silenceFindings(notified(1, 'request', decision(1, []).reply)))).toEqual([
+    expect(silenceFaults(notified(1, 'request', failed(1, 'stdio.no-reply').reply))).toEqual([]);
+    expect(silenceFaults(notified(1, 'request', failed(1, 'stdio.exit-nonzero').reply))).toEqual([]);
+    expect(requirementsOf(silenceFaults(notified(1, 'request', decision(1, []).reply)))).toEqual([
       'AHP-RPC-002',
     ]);
     expect(
-      requirementsOf(
-        silenceFindings(notified(1, 'request', failed(1, 'stdio.exit-nonzero', 'd', '{}').reply)),
-      ),
+      requirementsOf(silenceFaults(notified(1, 'request', failed(1, 'stdio.exit-nonzero', 'd', '{}').reply))),
     ).toEqual(['AHP-RPC-002']);
-    expect(requirementsOf(silenceFindings(notified(1, 'request', failed(1, 'deadline').reply)))).toEqual([
+    expect(requirementsOf(silenceFaults(notified(1, 'request', failed(1, 'deadline').reply)))).toEqual([
       'AHP-STDIO-001',
     ]);
   });
 
-  it('persistent stdio: any frame read after the notification is an answer', () => {
-    expect(silenceFindings(notified(1, 'notify', { ok: true }))).toEqual([]);
-    expect(requirementsOf(silenceFindings(notified(1, 'notify', { ok: true }, ['{"id":null}'])))).toEqual([
+  it('persistent stdio: a JSON-RPC response read after the notification is an answer; noise never is', () => {
+    expect(silenceFaults(notified(1, 'notify', { ok: true }))).toEqual([]);
+    const reply = '{"jsonrpc":"2.0","id":null,"result":{}}';
+    expect(requirementsOf(silenceFaults(notified(1, 'notify', { ok: true }, [reply])))).toEqual([
       'AHP-RPC-002',
     ]);
+    // A late log line of the request before lands here, read past as noise: not an answer.
+    expect(silenceFaults(notified(1, 'notify', { ok: true }, [], ['handled request evt_0']))).toEqual([]);
   });
 
   it('HTTP: a status or a body breaks the binding; a JSON-RPC response body is also an answer', () => {
@@ -120,13 +136,11 @@ describe('silence after a notification', () => {
       ok: false,
       failure: { failureClass: 'malformed', code: 'http.notify-body', detail: '202 with body' },
     } as const;
-    expect(requirementsOf(silenceFindings(notified(1, 'notify', body, ['{"accepted":true}'])))).toEqual([
+    expect(requirementsOf(silenceFaults(notified(1, 'notify', body, ['{"accepted":true}'])))).toEqual([
       'AHP-HTTP-001',
     ]);
     expect(
-      requirementsOf(
-        silenceFindings(notified(1, 'notify', body, ['{"jsonrpc":"2.0","id":null,"result":{}}'])),
-      ),
+      requirementsOf(silenceFaults(notified(1, 'notify', body, ['{"jsonrpc":"2.0","id":null,"result":{}}']))),
     ).toEqual(['AHP-HTTP-001', 'AHP-RPC-002']);
   });
 });

@@ -1,118 +1,65 @@
 /**
  * Judges single observations: what is wrong with one reply (or with the silence after one
- * notification), each finding tagged with the requirement it evidences. Pure functions: the
+ * notification), each fault tagged with the requirement and rule it breaks. Pure functions: the
  * verdict of a whole case is built from these in `verdict.ts`.
  */
 import { isJsonObject, type JsonValue } from '../../protocol/json.js';
 import { checkResponseEnvelope, idsEqual } from '../../protocol/jsonrpc.js';
 import { checkInterceptResult } from '../../protocol/messages.js';
 import type { Effect, JsonRpcErrorObject } from '../../protocol/wire-types.js';
-import type { NotificationObservation, RequestObservation, TransportFailure } from './session.js';
-
-/**
- * How far an exchange got before a finding: no usable reply at all (`transport`), a reply that
- * is not a valid JSON-RPC response to this request (`envelope`), a response of the wrong kind (an
- * error where a decision was due, or the reverse: `outcome`), or a well-formed result whose
- * content breaks a rule (`content`). A case is kept from judging only by findings that stop
- * short of what it reads (see `blocks` in `verdict.ts`).
- */
-export type FindingStage = 'transport' | 'envelope' | 'outcome' | 'content';
-
-/** One thing the backend did wrong, tied to the requirement it breaks. */
-export interface Finding {
-  /** The requirement this evidences; undefined when nothing about the backend's conformance follows (we could not reach it). */
-  requirement: string | undefined;
-  /** The step, counted from 1. */
-  step: number;
-  message: string;
-  stage: FindingStage;
-  /** Output the backend wrote before this step and that this step only reported (not its own reply). */
-  ambient?: true;
-}
-
-/**
- * Which requirement each transport failure code evidences. Framing, stdout discipline and the
- * per_event exit belong to the stdio binding; statuses and media types to the HTTP binding; bytes
- * that are not one UTF-8 JSON value to the JSON-RPC rule; a missed deadline to liveness
- * (answering a request at all). Launch, auth and our own close say nothing about conformance.
- */
-export const TRANSPORT_CODE_REQUIREMENTS: Readonly<Record<string, string | undefined>> = {
-  'stdio.framing.invalid-utf8': 'AHP-RPC-001',
-  'stdio.framing.not-json': 'AHP-STDIO-001',
-  'stdio.framing.multi-line': 'AHP-STDIO-001',
-  'stdio.framing.empty-line': 'AHP-STDIO-001',
-  'stdio.framing.frame-too-large': 'AHP-STDIO-001',
-  'stdio.unsolicited-output': 'AHP-STDIO-001',
-  'stdio.extra-reply': 'AHP-STDIO-001',
-  'stdio.no-reply': 'AHP-STDIO-001',
-  'stdio.exit-nonzero': 'AHP-STDIO-001',
-  'stdio.signal': 'AHP-STDIO-001',
-  'stdio.exit-before-reply': 'AHP-STDIO-001',
-  'stdio.stdout-closed': 'AHP-STDIO-001',
-  'stdio.write-failed': 'AHP-STDIO-001',
-  'stdio.launch-failed': undefined,
-  'stdio.closed': undefined,
-  'http.status': 'AHP-HTTP-001',
-  'http.redirect': 'AHP-HTTP-001',
-  'http.media-type': 'AHP-HTTP-001',
-  'http.notify-body': 'AHP-HTTP-001',
-  'http.connection-refused': 'AHP-HTTP-001',
-  'http.connection-reset': 'AHP-HTTP-001',
-  'http.connection-failed': 'AHP-HTTP-001',
-  'http.body-not-utf8': 'AHP-RPC-001',
-  'http.body-not-json': 'AHP-RPC-001',
-  'http.body-too-large': 'AHP-RPC-001',
-  'http.closed': undefined,
-  deadline: 'AHP-RPC-002',
-};
-
-/** Failure codes that report output written before the step, not the step's own reply. */
-const AMBIENT_CODES = new Set(['stdio.unsolicited-output']);
+import { stablePath, transportFault, violationRule, type StepFault } from './faults.js';
+import { RULES, type Rule } from './rules.js';
+import type { NotificationObservation, RequestObservation } from './session.js';
 
 /** The only advertisement the suites make: a Tool Interception harness's minimum. */
 export const DENY_ONLY = { effects: ['deny'] };
 
-function transportFinding(step: number, failure: TransportFailure): Finding {
-  return {
-    requirement: Object.hasOwn(TRANSPORT_CODE_REQUIREMENTS, failure.code)
-      ? TRANSPORT_CODE_REQUIREMENTS[failure.code]
-      : undefined,
-    step: step + 1,
-    message: `${failure.code}: ${failure.detail}`,
-    stage: 'transport',
-    ...(AMBIENT_CODES.has(failure.code) ? { ambient: true as const } : {}),
-  };
+/** A request the backend must refuse with an error: what it is, in words, and the rule of refusing it. */
+export interface Refusal {
+  what: string;
+  rule: Rule;
 }
 
-/** The envelope of a reply: findings about it, plus the result or error when it has one. */
-function envelope(
-  obs: RequestObservation,
-):
-  | { findings: Finding[]; result?: JsonValue; error?: JsonRpcErrorObject }
-  | { findings: Finding[]; result?: undefined; error?: undefined } {
+/** The envelope of a reply: faults about it, plus the result or error when it has one. */
+function envelope(obs: RequestObservation): {
+  faults: StepFault[];
+  result?: JsonValue;
+  error?: JsonRpcErrorObject;
+} {
   const step = obs.step + 1;
-  if (!obs.reply.ok) return { findings: [transportFinding(obs.step, obs.reply.failure)] };
+  if (!obs.reply.ok) return { faults: [transportFault(obs.step, obs.reply.failure)] };
   const env = checkResponseEnvelope(obs.reply.message);
   if (env.kind === 'invalid') {
     return {
-      findings: env.violations.map((v) => ({
+      faults: env.violations.map((v) => ({
         requirement: v.requirement,
         step,
-        message: `${v.path}: ${v.message}`,
         stage: 'envelope' as const,
+        rule: violationRule(v.requirement),
+        way: stablePath(v.path),
+        summary: violationRule(v.requirement).summary,
+        message: `${v.path}: ${v.message}`,
       })),
     };
   }
-  const findings: Finding[] = [];
+  const faults: StepFault[] = [];
   if (obs.frame.id !== undefined && !idsEqual(env.id, obs.frame.id)) {
-    findings.push({
+    faults.push({
       requirement: 'AHP-RPC-001',
       step,
-      message: `the reply id ${JSON.stringify(env.id)} is not the request id ${JSON.stringify(obs.frame.id)}`,
       stage: 'envelope',
+      rule: RULES.jsonRpcResponse,
+      way: 'id',
+      summary: 'a reply does not carry the id of its request',
+      message: `the reply id ${JSON.stringify(env.id)} is not the request id ${JSON.stringify(obs.frame.id)}`,
     });
   }
-  return env.kind === 'result' ? { findings, result: env.result } : { findings, error: env.error };
+  return env.kind === 'result' ? { faults, result: env.result } : { faults, error: env.error };
+}
+
+/** Judges a reply that may be any JSON-RPC response: only its transport and envelope. */
+export function replyFaults(obs: RequestObservation): StepFault[] {
+  return envelope(obs).faults;
 }
 
 /**
@@ -131,27 +78,30 @@ export function rawDecisionSignature(result: JsonValue): string | undefined {
     .join(', ');
 }
 
-/** What a decision reply showed: findings, the effects when valid, and its signature when it had an effect list. */
+/** What a decision reply showed: faults, the effects when valid, and its signature when it had an effect list. */
 export interface DecisionOutcome {
-  findings: Finding[];
+  faults: StepFault[];
   effects?: Effect[];
   signature?: string;
 }
 
 /** Judges a reply that must carry a decision for a valid draft `tool.before` advertising only deny. */
-export function decisionFindings(obs: RequestObservation): DecisionOutcome {
+export function decisionFaults(obs: RequestObservation): DecisionOutcome {
   const step = obs.step + 1;
   const env = envelope(obs);
-  const findings = [...env.findings];
+  const faults = [...env.faults];
   if (env.error) {
-    findings.push({
+    faults.push({
       requirement: 'AHP-DEC-001',
       step,
-      message: `a valid draft tool.before request got a JSON-RPC error (${env.error.code}: ${env.error.message}), not a decision`,
       stage: 'outcome',
+      rule: RULES.effectList,
+      way: 'json-rpc-error',
+      summary: 'a valid tool.before got a JSON-RPC error instead of a decision',
+      message: `a valid draft tool.before request got a JSON-RPC error (${env.error.code}: ${env.error.message}), not a decision`,
     });
   }
-  if (env.result === undefined) return { findings };
+  if (env.result === undefined) return { faults };
   const signature = rawDecisionSignature(env.result);
   const withSignature = signature === undefined ? {} : { signature };
   const check = checkInterceptResult(env.result, {
@@ -161,50 +111,61 @@ export function decisionFindings(obs: RequestObservation): DecisionOutcome {
   });
   if (!check.ok) {
     for (const v of check.violations) {
-      findings.push({
+      const rule = violationRule(v.requirement);
+      faults.push({
         requirement: v.requirement,
         step,
-        message: `${v.path}: ${v.message}`,
         stage: 'content',
+        rule,
+        way: stablePath(v.path),
+        summary: rule.summary,
+        message: `${v.path}: ${v.message}`,
       });
     }
-    return { findings, ...withSignature };
+    return { faults, ...withSignature };
   }
   // The Tool Interception profile's backend rule: with only deny advertised, [] or one deny.
   // Every member here already passed the advertisement check, so more than one means several denies.
   if (check.effects.length > 1) {
-    findings.push({
+    faults.push({
       requirement: 'AHP-DEC-001',
       step,
-      message: `with only deny advertised the result must hold [] or one deny, not ${check.effects.length} effects`,
       stage: 'content',
+      rule: RULES.effectList,
+      way: 'several-denies',
+      summary: 'with only deny advertised, a result holds more than one deny',
+      message: `with only deny advertised the result must hold [] or one deny, not ${check.effects.length} effects`,
     });
   }
-  return findings.length > 0
-    ? { findings, ...withSignature }
-    : { findings, effects: check.effects, ...withSignature };
+  return faults.length > 0
+    ? { faults, ...withSignature }
+    : { faults, effects: check.effects, ...withSignature };
 }
 
-/** Judges a reply that must be a JSON-RPC error; a success is a finding against `requirement`. */
-export function errorFindings(
+/** Judges a reply that must be a JSON-RPC error; a success is a fault of `requirement` under the refusal's rule. */
+export function errorFaults(
   obs: RequestObservation,
   requirement: string,
-  what: string,
-): { findings: Finding[]; error?: JsonRpcErrorObject } {
+  refusal: Refusal,
+): { faults: StepFault[]; error?: JsonRpcErrorObject } {
   const env = envelope(obs);
-  const findings = [...env.findings];
+  const faults = [...env.faults];
   if (env.result !== undefined) {
-    findings.push({
+    faults.push({
       requirement,
       step: obs.step + 1,
-      message: `${what} was answered with a result instead of a JSON-RPC error`,
       stage: 'outcome',
+      rule: refusal.rule,
+      way: 'answered-with-result',
+      summary: `${refusal.rule.summary}: it was answered with a result`,
+      message: `${refusal.what} was answered with a result instead of a JSON-RPC error`,
     });
   }
-  return env.error && findings.length === 0 ? { findings, error: env.error } : { findings };
+  return env.error && faults.length === 0 ? { faults, error: env.error } : { faults };
 }
 
-function isJsonRpcResponse(raw: Uint8Array): boolean {
+/** True for bytes that hold one JSON-RPC response (a result or an error). */
+export function isJsonRpcResponse(raw: Uint8Array): boolean {
   try {
     const value = JSON.parse(Buffer.from(raw).toString('utf8')) as JsonValue;
     return isJsonObject(value) && (Object.hasOwn(value, 'result') || Object.hasOwn(value, 'error'));
@@ -213,47 +174,72 @@ function isJsonRpcResponse(raw: Uint8Array): boolean {
   }
 }
 
-/**
- * Judges the silence after a notification (AHP-RPC-002: no reply of any kind). Output a
- * persistent backend wrote before the next step counts as an answer to the notification.
- */
-export function silenceFindings(obs: NotificationObservation): Finding[] {
-  const step = obs.step + 1;
-  const answered = (message: string): Finding => ({
+function answered(step: number, way: string, message: string): StepFault {
+  return {
     requirement: 'AHP-RPC-002',
     step,
-    message,
     stage: 'outcome',
-  });
-  const out: Finding[] = [];
+    rule: RULES.notificationSilence,
+    way,
+    summary: RULES.notificationSilence.summary,
+    message,
+  };
+}
+
+/**
+ * Judges the silence after a notification (AHP-RPC-002: no reply of any kind). Only a JSON-RPC
+ * response is a reply: lines that are no JSON-RPC message are noise (`noise.ts`), whenever they
+ * arrive, and never count against the notification.
+ */
+export function silenceFaults(obs: NotificationObservation): StepFault[] {
+  const step = obs.step + 1;
   const outcome = obs.outcome;
   if (obs.via === 'request') {
-    // per_event stdio: one process got the notification; anything it wrote is an answer, and
+    // per_event stdio: one process got the notification; any message it wrote is an answer, and
     // its exit status cannot matter (an observe delivery never affects execution).
-    if (outcome.ok) return [answered('the backend answered a hooks/observe notification')];
+    if (outcome.ok) return [answered(step, 'reply', 'the backend answered a hooks/observe notification')];
     const { code } = outcome.failure;
     const wrote = obs.inFrames.length > 0 || ('raw' in outcome && outcome.raw !== undefined);
-    if (wrote) return [answered(`the backend wrote output in answer to a notification (${code})`)];
+    if (wrote) {
+      return [answered(step, 'output', `the backend wrote output in answer to a notification (${code})`)];
+    }
     if (code === 'deadline') {
       return [
         {
           requirement: 'AHP-STDIO-001',
           step,
-          message: 'the per_event backend did not exit within the deadline after the notification',
           stage: 'transport',
+          rule: RULES.stdioLifecycle,
+          way: 'no-exit-after-notification',
+          summary: 'a per_event backend did not exit after a notification',
+          message: 'the per_event backend did not exit within the deadline after the notification',
         },
       ];
     }
     if (['stdio.no-reply', 'stdio.exit-nonzero', 'stdio.signal'].includes(code)) return [];
-    return [transportFinding(obs.step, outcome.failure)];
+    return [transportFault(obs.step, outcome.failure)];
   }
+  const out: StepFault[] = [];
+  const replies = obs.inFrames.filter(isJsonRpcResponse).length;
   if (!outcome.ok) {
-    out.push(transportFinding(obs.step, outcome.failure));
-    if (obs.inFrames.some(isJsonRpcResponse)) {
-      out.push(answered('the backend answered a hooks/observe notification with a JSON-RPC response body'));
+    out.push(transportFault(obs.step, outcome.failure));
+    if (replies > 0) {
+      out.push(
+        answered(
+          step,
+          'response-body',
+          'the backend answered a hooks/observe notification with a JSON-RPC response body',
+        ),
+      );
     }
-  } else if (obs.inFrames.length > 0) {
-    out.push(answered(`the backend wrote ${obs.inFrames.length} frame(s) on stdout after a notification`));
+  } else if (replies > 0) {
+    out.push(
+      answered(
+        step,
+        'reply',
+        `the backend wrote ${replies} JSON-RPC response(s) on stdout after a notification`,
+      ),
+    );
   }
   return out;
 }

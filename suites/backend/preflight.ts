@@ -155,6 +155,9 @@ export async function preflightBackend(
       onFrame: (dir) => {
         if (dir === 'in') wrote = true;
       },
+      onNoise: () => {
+        wrote = true;
+      },
     });
     if (reply.ok) return ok();
     if (wrote || reply.raw !== undefined) return ok();

@@ -3,24 +3,29 @@
  * (each with a role), and how its verdict is derived; `verdict.ts` interprets it.
  *
  * Roles decide attribution, so that a backend with one defect fails exactly the requirement it
- * breaks and the other cases say `untested` instead of failing for someone else's defect:
+ * breaks and the other cases are `blocked` by that defect instead of failing for it:
  * - `baseline`: a plain request that must get a usable reply first; if it does not, the case
- *   cannot judge anything and is `untested`, naming the requirement the failure belongs to.
- * - `subject`: the reply is judged as it is; only findings of the probe's own requirement fail
- *   the case. A finding of another requirement leaves it `untested` only when it stops the
- *   exchange short of what the case reads (`reads`); otherwise it is reported beside the verdict.
+ *   cannot judge anything and is `blocked` by the fault, which names its own requirement.
+ * - `subject`: the reply is judged as it is; only faults of the probe's own requirement fail
+ *   the case. A fault of another requirement blocks it only when it stops the exchange short of
+ *   what the case reads (`reads`); otherwise it is reported beside the verdict.
  * - `variant`: sent after a baseline worked, so anything wrong with its reply that the baseline did
- *   not already show is the probe's requirement failing (output left over from before excepted).
+ *   not already show is the probe's requirement failing (output left over from before excepted),
+ *   under the probe's rule.
  */
-import type { Basis } from './basis.js';
 import type { FrameSpec } from './frames.js';
+import type { Refusal } from './judge.js';
+import type { Rule } from './rules.js';
 import type { BackendBinding } from './target.js';
 
 /** How a step's reply is attributed (see the file comment). */
 export type StepRole = 'baseline' | 'subject' | 'variant';
 
-/** What a reply must be: a decision for a valid tool.before, a JSON-RPC error, or nothing at all. */
-export type Expectation = 'decision' | 'error' | 'silence';
+/**
+ * What a reply must be: a decision for a valid tool.before, a JSON-RPC error, any JSON-RPC
+ * response (`reply`: only its framing and envelope are judged), or nothing at all.
+ */
+export type Expectation = 'decision' | 'error' | 'reply' | 'silence';
 
 /** One frame of a probe, with its role and what its reply must be. */
 export interface ProbeStep {
@@ -37,8 +42,11 @@ export interface Probe {
   requirement: string;
   /** The path after `<requirement>/transport:<binding>/`. */
   name: string;
-  /** The sentence the case rests on; the case takes its level from it. */
-  basis: Basis;
+  /**
+   * The rule the case judges: its key groups the case's own failures with the same defect in
+   * other cases; its basis is the sentence the case rests on, and the case takes its level from it.
+   */
+  rule: Rule;
   /**
    * What the subject steps' replies are read for: any JSON-RPC response (`reply`: framing, ids,
    * liveness) or a well-formed decision result (`decision`: version, effects). Defaults to `reply`.
@@ -61,8 +69,16 @@ export interface Probe {
   sameProcess?: true;
   /** No reply may carry the bearer token (untested without one). */
   noSecretEcho?: true;
-  /** What the frames of an error probe stand for, in failure messages. */
-  what?: string;
+  /**
+   * An error probe: the request the backend must refuse, and the rule of refusing it (shared by
+   * the error-or-not case and its error-code twin, which that rule blocks).
+   */
+  refusal?: Refusal;
+  /**
+   * The case judges stdout itself: noise lines (`noise.ts`) fail it. Every other case reads past
+   * them and reports them beside its verdict.
+   */
+  stdoutDiscipline?: true;
 }
 
 /** Shorthands for the probe tables. */

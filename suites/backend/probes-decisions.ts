@@ -1,4 +1,4 @@
-import { BASIS } from './basis.js';
+import { RULES } from './rules.js';
 import type { Probe } from './probe.js';
 import { DECISION_RUN } from './probes-wire.js';
 
@@ -13,7 +13,7 @@ export const DECISION_PROBES: readonly Probe[] = [
   {
     requirement: 'AHP-CAP-001',
     name: 'only-advertised-effects',
-    basis: BASIS.advertisedOnly,
+    rule: RULES.advertisedOnly,
     reads: 'decision',
     requireAllowed: true,
     steps: DECISION_RUN,
@@ -21,7 +21,7 @@ export const DECISION_PROBES: readonly Probe[] = [
   {
     requirement: 'AHP-DEC-001',
     name: 'empty-or-one-deny',
-    basis: BASIS.effectList,
+    rule: RULES.effectList,
     reads: 'decision',
     requireAllowed: true,
     steps: DECISION_RUN,
@@ -29,7 +29,7 @@ export const DECISION_PROBES: readonly Probe[] = [
   {
     requirement: 'AHP-DEC-001',
     name: 'deny-path/one-deny-with-a-reason',
-    basis: BASIS.effectList,
+    rule: RULES.effectList,
     reads: 'decision',
     needsDenyInput: true,
     requireDeny: true,

@@ -1,4 +1,4 @@
-import { BASIS } from './basis.js';
+import { RULES } from './rules.js';
 import { step, type Probe, type ProbeStep } from './probe.js';
 
 const ALLOW = { send: 'intercept', input: 'allow' } as const;
@@ -18,7 +18,7 @@ function run(count: number): ProbeStep[] {
 export const LIVENESS_PROBES: readonly Probe[] = [
   {
     requirement: 'AHP-RPC-002',
-    basis: BASIS.requestAnswered,
+    rule: RULES.requestAnswered,
     name: `liveness/${LIVENESS_RUN.persistent}-sequential-requests-on-one-process-within-the-deadline`,
     bindings: ['stdio-persistent'],
     steps: run(LIVENESS_RUN.persistent),
@@ -26,14 +26,14 @@ export const LIVENESS_PROBES: readonly Probe[] = [
   },
   {
     requirement: 'AHP-RPC-002',
-    basis: BASIS.requestAnswered,
+    rule: RULES.requestAnswered,
     name: `liveness/${LIVENESS_RUN.perEvent}-sequential-requests-within-the-deadline`,
     bindings: ['stdio-per_event'],
     steps: run(LIVENESS_RUN.perEvent),
   },
   {
     requirement: 'AHP-RPC-002',
-    basis: BASIS.requestAnswered,
+    rule: RULES.requestAnswered,
     name: `liveness/${LIVENESS_RUN.http}-sequential-requests-within-the-deadline`,
     bindings: ['http'],
     steps: run(LIVENESS_RUN.http),

@@ -1,4 +1,4 @@
-import { BASIS, type Basis } from './basis.js';
+import type { Refusal } from './judge.js';
 import {
   UNKNOWN_EVENT_TYPE,
   UNKNOWN_FIELD_SITES,
@@ -8,6 +8,7 @@ import {
   type UnknownFieldSite,
 } from './frames.js';
 import { step, type Probe } from './probe.js';
+import { RULES, type Rule } from './rules.js';
 
 const ALLOW = { send: 'intercept', input: 'allow' } as const;
 const DENY = { send: 'intercept', input: 'deny' } as const;
@@ -20,7 +21,7 @@ export const DUPLICATE_PROBES: readonly Probe[] = [
   {
     requirement: 'AHP-CORE-004',
     name: 'allow-path/duplicate-gets-the-same-decision',
-    basis: BASIS.duplicates,
+    rule: RULES.duplicates,
     requireAllowed: true,
     steps: [step.baseline(ALLOW), step.variant({ send: 'repeat', of: 0 })],
     sameDecision: [[0, 1]],
@@ -28,7 +29,7 @@ export const DUPLICATE_PROBES: readonly Probe[] = [
   {
     requirement: 'AHP-CORE-004',
     name: 'deny-path/duplicate-gets-the-same-decision',
-    basis: BASIS.duplicates,
+    rule: RULES.duplicates,
     needsDenyInput: true,
     steps: [step.baseline(DENY), step.variant({ send: 'repeat', of: 0 })],
     sameDecision: [[0, 1]],
@@ -51,7 +52,7 @@ export const UNKNOWN_FIELD_PROBES: readonly Probe[] = [
   {
     requirement: 'AHP-CORE-003',
     name: `unknown-fields:${SITES.join(',')}/same-decision-no-error`,
-    basis: BASIS.unknownFields,
+    rule: RULES.unknownFields,
     requireAllowed: true,
     steps: [step.baseline(ALLOW), ...SITES.map((site) => step.variant(unknownFields('allow', [site])))],
     sameDecision: SITES.map((_, i) => [0, i + 1] as const),
@@ -59,31 +60,41 @@ export const UNKNOWN_FIELD_PROBES: readonly Probe[] = [
   {
     requirement: 'AHP-CORE-003',
     name: `deny-path/unknown-fields:${SITES.join(',')}/same-decision-no-error`,
-    basis: BASIS.unknownFields,
+    rule: RULES.unknownFields,
     needsDenyInput: true,
     steps: [step.baseline(DENY), step.variant(unknownFields('deny', SITES))],
     sameDecision: [[0, 1]],
   },
 ];
 
-/** One defined-error check: a baseline, the unprocessable request, then a plain request again. */
+/**
+ * One defined-error check: a baseline, the unprocessable request, then a plain request again. The
+ * MUST case judges that the request is refused with an error and breaks nothing (the refusal's
+ * rule); its twin judges only the code (`code.rule`), and a request that is not refused at all
+ * blocks it under the refusal's rule.
+ */
 function definedError(
   requirement: string,
   name: string,
   frame: FrameSpec,
-  what: string,
-  code: { code: number; basis: Basis },
-  basis: Basis,
+  refusal: Refusal,
+  code: { code: number; rule: Rule },
 ): Probe[] {
   const steps = [step.baseline(ALLOW), step.variant(frame, 'error'), step.variant(ALLOW)];
   return [
-    { requirement, name: `${name}/gets-an-error-and-the-backend-keeps-working`, basis, steps, what },
+    {
+      requirement,
+      name: `${name}/gets-an-error-and-the-backend-keeps-working`,
+      rule: refusal.rule,
+      steps,
+      refusal,
+    },
     {
       requirement,
       name: `${name}/error-code:${code.code}`,
-      basis: code.basis,
+      rule: code.rule,
       steps,
-      what,
+      refusal,
       errorCode: code.code,
     },
   ];
@@ -101,24 +112,21 @@ export const DEFINED_ERROR_PROBES: readonly Probe[] = [
     'AHP-VER-001',
     'unsupported-protocol-version',
     { ...ALLOW, protocolVersion: UNSUPPORTED_VERSION },
-    `a request with protocolVersion "${UNSUPPORTED_VERSION}"`,
-    { code: -32001, basis: BASIS.unsupportedVersion },
-    BASIS.unsupportedVersion,
+    { what: `a request with protocolVersion "${UNSUPPORTED_VERSION}"`, rule: RULES.unsupportedVersion },
+    { code: -32001, rule: RULES.unsupportedVersionCode },
   ),
   ...definedError(
     'AHP-CORE-003',
     'unknown-event-type',
     { ...ALLOW, eventType: UNKNOWN_EVENT_TYPE },
-    `a request for event type "${UNKNOWN_EVENT_TYPE}"`,
-    { code: -32002, basis: BASIS.unknownEventCode },
-    BASIS.unknownEvent,
+    { what: `a request for event type "${UNKNOWN_EVENT_TYPE}"`, rule: RULES.unknownEvent },
+    { code: -32002, rule: RULES.definedErrorCode },
   ),
   ...definedError(
     'AHP-RPC-002',
     'unknown-method',
     { send: 'method', method: UNKNOWN_METHOD },
-    `a request for method "${UNKNOWN_METHOD}"`,
-    { code: -32601, basis: BASIS.unknownMethodCode },
-    BASIS.unknownMethod,
+    { what: `a request for method "${UNKNOWN_METHOD}"`, rule: RULES.unknownMethod },
+    { code: -32601, rule: RULES.definedErrorCode },
   ),
 ];

@@ -4,7 +4,16 @@
  */
 import { expect } from 'vitest';
 import { SELF_TEST_DENY_INPUT, SELF_TEST_TOKEN, type SelfTestCase } from './self-test-runs.js';
-import { exampleBackend, failedRequirements, runCli, startHttpExample } from './test-support.js';
+import { problemOfCase } from '../kit/problems.js';
+import type { Report } from '../../cli/report/report.js';
+import {
+  exampleBackend,
+  failedRequirements,
+  problemCases,
+  problemsOf,
+  runCli,
+  startHttpExample,
+} from './test-support.js';
 
 export {
   BROKEN_HTTP_RUNS,
@@ -88,7 +97,33 @@ export async function checkSelfTest(c: SelfTestCase): Promise<void> {
       expect(evidence?.findings?.length, failing.name).toBeGreaterThan(0);
       expect(evidence?.transcript?.length, failing.name).toBeGreaterThan(0);
     }
+    checkProblems(c, report);
   } finally {
     await http?.stop();
   }
+}
+
+/** Most distinct problems a twin with one defect may report. */
+const MAX_TWIN_PROBLEMS = 2;
+
+/**
+ * One defect is one problem: a broken twin's run groups into at most two problems, each of a
+ * requirement it breaks (or warns on), and every failing and blocked case is explained by one of
+ * them through findings the suite gave it (none grouped as unclassified). A run that breaks
+ * nothing blocks nothing: `untested` stays for what the vendor did not give.
+ */
+function checkProblems(c: SelfTestCase, report: Report): void {
+  const problems = problemsOf(report);
+  const expected = [...c.breaks, ...(c.warnings ?? [])];
+  const described = problems.map((p) => `${p.requirement} ${p.key}: ${p.cases.length} case(s)`);
+  if (c.problems !== undefined) expect(described).toHaveLength(c.problems);
+  expect(problems.length, described.join('; ')).toBeLessThanOrEqual(MAX_TWIN_PROBLEMS);
+  for (const p of problems) expect(expected, described.join('; ')).toContain(p.requirement);
+  const of = problemOfCase(problems);
+  for (const x of problemCases(report).filter((x) => x.status === 'fail' || x.status === 'blocked')) {
+    if (x.status === 'fail') expect(x.findings?.length, x.name).toBeGreaterThan(0);
+    else expect(x.blockedBy?.requirement, x.name).toBeDefined();
+    expect(of.get(x.name)?.requirement, x.name).toBeDefined();
+  }
+  if (expected.length === 0) expect(problems).toEqual([]);
 }

@@ -11,6 +11,7 @@ import {
   createPersistentStdioTransport,
 } from '../../reference-harness/transports/index.js';
 import { FrameFactory, type BuiltFrame, type FrameSpec } from './frames.js';
+import { isNoiseLine } from './noise.js';
 import { redactText } from './redact.js';
 import { secretsOf, toolInputsOf, type BackendEndpoint, type BackendTarget } from './target.js';
 
@@ -33,6 +34,8 @@ export interface RequestObservation {
   elapsedMs: number;
   /** PIDs the transport held right after the reply (stdio only). */
   pids: number[];
+  /** Stdout lines read past as noise (`noise.ts`) from this step until the next one took over. */
+  noise: Uint8Array[];
 }
 
 /** What one notification step saw: the transport's outcome and every frame that came back. */
@@ -43,8 +46,10 @@ export interface NotificationObservation {
   /** per_event stdio is exercised through `request` so that its output is read, not dropped. */
   via: 'request' | 'notify';
   outcome: NotifyOutcome | TransportReply;
-  /** Bytes read from the backend after the notification, until the next step was sent. */
+  /** Messages (not noise) read from the backend after the notification, until the next step was sent. */
   inFrames: Uint8Array[];
+  /** Stdout lines read past as noise from this step until the next one took over. */
+  noise: Uint8Array[];
 }
 
 /** What one step saw. */
@@ -61,6 +66,8 @@ export interface TranscriptEntry {
   encoding?: 'base64';
   /** Set when the text was cut at `MAX_EVIDENCE_FRAME_CHARS`. */
   truncated?: true;
+  /** Set on a stdout line that is not a JSON-RPC message, read past (AHP-STDIO-001 judges it). */
+  noise?: true;
 }
 
 /** Everything one session saw: one observation per step sent, and the transcript. */
@@ -86,7 +93,11 @@ export const MAX_EVIDENCE_FRAME_CHARS = 16_384;
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Builds the reference harness transport for an endpoint. */
+/**
+ * Builds the reference harness transport for an endpoint. Stdio transports read past noise lines
+ * (handing them to `onNoise`), so that one log line is reported once instead of ending the
+ * exchange it interrupts and retiring the process.
+ */
 export function openTransport(
   endpoint: BackendEndpoint,
   clock: Clock,
@@ -105,6 +116,7 @@ export function openTransport(
     env: endpoint.env,
     clock,
     killGraceMs,
+    isNoise: isNoiseLine,
   };
   return endpoint.lifecycle === 'persistent'
     ? createPersistentStdioTransport(options)
@@ -153,7 +165,7 @@ export async function runSession(specs: readonly FrameSpec[], options: SessionOp
   const transcript: TranscriptEntry[] = [];
   const observations: Observation[] = [];
   // Transcript steps count from 1, as people read them; observations keep the step index.
-  const record = (index: number, dir: TranscriptEntry['dir'], bytes: Uint8Array | string) => {
+  const record = (index: number, dir: TranscriptEntry['dir'], bytes: Uint8Array | string, noise?: true) => {
     const step = index + 1;
     const atMs = Math.round((clock.now() - started) * 10) / 10;
     let text: string;
@@ -176,6 +188,7 @@ export async function runSession(specs: readonly FrameSpec[], options: SessionOp
       text: cut ? text.slice(0, MAX_EVIDENCE_FRAME_CHARS) : text,
       ...(encoding ? { encoding } : {}),
       ...(cut ? { truncated: true as const } : {}),
+      ...(noise ? { noise } : {}),
     });
   };
   const note = (step: number, failure: { code: string; detail: string }) =>
@@ -184,11 +197,18 @@ export async function runSession(specs: readonly FrameSpec[], options: SessionOp
   try {
     for (const [step, spec] of specs.entries()) {
       const frame = frames.build(spec);
+      // Output after the step (a late log line) still comes here until the next step's context
+      // takes over, so these arrays stay live after the observation is pushed.
+      const noise: Uint8Array[] = [];
       const ctx = (signal: AbortSignal, inFrames?: Uint8Array[]) => ({
         signal,
         onFrame: (dir: 'out' | 'in', raw: Uint8Array) => {
           record(step, dir, raw);
           if (dir === 'in') inFrames?.push(raw);
+        },
+        onNoise: (raw: Uint8Array) => {
+          record(step, 'in', raw, true);
+          noise.push(raw);
         },
         onLateReply: (raw: Uint8Array) => {
           record(step, 'note', 'a reply arrived after the deadline:');
@@ -211,6 +231,7 @@ export async function runSession(specs: readonly FrameSpec[], options: SessionOp
           reply,
           elapsedMs: Math.round(clock.now() - t0),
           pids: transport.livePids(),
+          noise,
         });
         if (options.stopAfter?.(observations)) break;
         continue;
@@ -233,7 +254,7 @@ export async function runSession(specs: readonly FrameSpec[], options: SessionOp
       if (!outcome.ok) note(step, outcome.failure);
       // The array stays live: output that arrives after the window, until the next step takes
       // over the transport's idle output, still belongs to this notification.
-      observations.push({ step, kind: 'notification', frame, via, outcome, inFrames });
+      observations.push({ step, kind: 'notification', frame, via, outcome, inFrames, noise });
       if (options.stopAfter?.(observations)) break;
     }
   } finally {

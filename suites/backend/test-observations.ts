@@ -19,6 +19,7 @@ export function replied(
     reply: { ok: true, message, raw: encoder.encode(JSON.stringify(message)) },
     elapsedMs: 1,
     pids,
+    noise: [],
   };
 }
 
@@ -36,6 +37,7 @@ export function failed(step: number, code: string, detail = 'detail', raw?: stri
     reply,
     elapsedMs: 1,
     pids: [],
+    noise: [],
   };
 }
 
@@ -66,6 +68,7 @@ export function notified(
   via: 'request' | 'notify',
   outcome: NotificationObservation['outcome'],
   inFrames: string[] = [],
+  noise: string[] = [],
 ): NotificationObservation {
   return {
     step,
@@ -74,5 +77,14 @@ export function notified(
     via,
     outcome,
     inFrames: inFrames.map((f) => encoder.encode(f)),
+    noise: noise.map((f) => encoder.encode(f)),
   };
+}
+
+/** The same observation with `lines` read past as noise during its step. */
+export function withNoise<T extends RequestObservation | NotificationObservation>(
+  obs: T,
+  ...lines: string[]
+): T {
+  return { ...obs, noise: lines.map((l) => encoder.encode(l)) };
 }

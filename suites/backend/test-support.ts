@@ -8,6 +8,8 @@ import { execa } from 'execa';
 import { run } from '../../cli/run.js';
 import { fakeIo } from '../../cli/test-support/fake-io.js';
 import type { Report } from '../../cli/report/report.js';
+import type { Finding } from '../kit/finding.js';
+import { groupProblems, type Problem, type ProblemCase } from '../kit/problems.js';
 import { BACKEND_MARGINS } from './margins.js';
 
 /** The example backends of `fixtures/backends/`, by name (`correct-backend`, `broken/banner`...). */
@@ -98,4 +100,30 @@ export function failedRequirements(report: Report): { failed: string[]; warnings
       ),
     ].sort();
   return { failed: ids(true), warnings: ids(false) };
+}
+
+/**
+ * The cases of a backend report as grouping needs them: a failing case's findings, and the
+ * finding a blocked case's evidence names as its blocker (one entry per case).
+ */
+export function problemCases(report: Report): ProblemCase[] {
+  const byName = new Map<string, ProblemCase>();
+  for (const c of report.requirements.flatMap((r) => r.cases)) {
+    const blockedBy = (c.evidence as { blockedBy?: Finding } | undefined)?.blockedBy;
+    byName.set(c.name, {
+      name: c.name,
+      status: c.status,
+      requirements: c.requirements,
+      level: c.level,
+      ...(c.errors ? { errors: c.errors } : {}),
+      ...(c.findings ? { findings: c.findings } : {}),
+      ...(blockedBy ? { blockedBy } : {}),
+    });
+  }
+  return [...byName.values()];
+}
+
+/** The distinct problems of a backend report's cases (`groupProblems`). */
+export function problemsOf(report: Report): Problem[] {
+  return groupProblems(problemCases(report));
 }

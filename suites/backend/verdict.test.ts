@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BASIS } from './basis.js';
+import { findingKey } from '../kit/finding.js';
+import { toFinding } from './faults.js';
+import { RULES } from './rules.js';
 import { step, stepsFor, type Probe } from './probe.js';
 import { decision, DENY, failed, notified, rpcError } from './test-observations.js';
 import { decisionSignature, judgeProbe, sessionMayStop } from './verdict.js';
@@ -10,7 +12,7 @@ describe('probe verdicts', () => {
   const wire: Probe = {
     requirement: 'AHP-RPC-001',
     name: 'w',
-    basis: BASIS.jsonRpc,
+    rule: RULES.jsonRpcResponse,
     steps: [step.subject(ALLOW), step.subject(ALLOW)],
   };
 
@@ -22,7 +24,7 @@ describe('probe verdicts', () => {
       [decision(0, []), { ...decision(1, []), frame: { kind: 'request', text: '', id: 'zz' } }],
       'http',
     );
-    expect(own).toMatchObject({ status: 'fail', findings: [{ requirement: 'AHP-RPC-001', step: 2 }] });
+    expect(own).toMatchObject({ status: 'fail', faults: [{ requirement: 'AHP-RPC-001', step: 2 }] });
     const other = judgeProbe(
       wire,
       wire.steps,
@@ -33,7 +35,7 @@ describe('probe verdicts', () => {
     const version: Probe = {
       ...wire,
       requirement: 'AHP-VER-001',
-      basis: BASIS.resultVersion,
+      rule: RULES.resultVersion,
       reads: 'decision',
     };
     const unadvertised = [decision(0, []), decision(1, [{ type: 'allow' }])];
@@ -41,18 +43,23 @@ describe('probe verdicts', () => {
     const error = [decision(0, []), rpcError(1, -32602)];
     expect(judgeProbe(wire, wire.steps, error, 'http').status).toBe('pass');
     const unread = judgeProbe(version, version.steps, error, 'http');
-    expect(unread.status === 'untested' && unread.reason).toMatch(
-      /^step 2 got no usable reply: .*judged under AHP-DEC-001$/,
-    );
+    expect(unread).toMatchObject({ status: 'blocked', by: { requirement: 'AHP-DEC-001', step: 2 } });
     const silent = judgeProbe(wire, wire.steps, [decision(0, []), failed(1, 'deadline')], 'http');
-    expect(silent.status).toBe('untested');
+    expect(silent).toMatchObject({
+      status: 'blocked',
+      by: { requirement: 'AHP-RPC-002', rule: RULES.requestAnswered },
+    });
+    const unreachable = judgeProbe(wire, wire.steps, [decision(0, []), failed(1, 'http.closed')], 'http');
+    expect(unreachable.status === 'untested' && unreachable.reason).toMatch(
+      /^step 2 could not reach the backend/,
+    );
   });
 
   it('an allow-path case is untested when the allow input was never decided []', () => {
     const allowPath: Probe = {
       ...wire,
       requirement: 'AHP-CAP-001',
-      basis: BASIS.advertisedOnly,
+      rule: RULES.advertisedOnly,
       requireAllowed: true,
     };
     expect(
@@ -69,27 +76,27 @@ describe('probe verdicts', () => {
   const dup: Probe = {
     requirement: 'AHP-CORE-004',
     name: 'd',
-    basis: BASIS.jsonRpc,
+    rule: RULES.jsonRpcResponse,
     steps: [step.baseline(ALLOW), step.variant({ send: 'repeat', of: 0 })],
     sameDecision: [[0, 1]],
   };
 
-  it('a failed baseline makes the case untested; a failed variant fails it, naming the symptom', () => {
+  it('a failed baseline blocks the case; a failed variant fails it under the probe rule, naming the symptom', () => {
     const blocked = judgeProbe(
       dup,
       dup.steps,
-      [failed(0, 'stdio.framing.not-json'), decision(1, [])],
+      [failed(0, 'stdio.framing.multi-line'), decision(1, [])],
       'stdio-persistent',
     );
-    expect(blocked).toMatchObject({ status: 'untested' });
+    expect(blocked).toMatchObject({ status: 'blocked', by: { requirement: 'AHP-STDIO-001', step: 1 } });
     const broken = judgeProbe(
       dup,
       dup.steps,
       [decision(0, []), failed(1, 'stdio.exit-nonzero')],
       'stdio-persistent',
     );
-    expect(broken).toMatchObject({ status: 'fail', findings: [{ requirement: 'AHP-CORE-004', step: 2 }] });
-    expect(broken.status === 'fail' && broken.findings[0]?.message).toMatch(/\(AHP-STDIO-001 symptom\)$/);
+    expect(broken).toMatchObject({ status: 'fail', faults: [{ requirement: 'AHP-CORE-004', step: 2 }] });
+    expect(broken.status === 'fail' && broken.faults[0]?.message).toMatch(/\(AHP-STDIO-001 symptom\)$/);
   });
 
   it('output left over from before a variant does not fail the variant', () => {
@@ -99,7 +106,7 @@ describe('probe verdicts', () => {
       [decision(0, []), failed(1, 'stdio.unsolicited-output')],
       'stdio-persistent',
     );
-    expect(v.status).toBe('untested');
+    expect(v).toMatchObject({ status: 'blocked', by: { requirement: 'AHP-STDIO-001', ambient: true } });
   });
 
   it('a variant repeating a content defect its baseline already showed is not failed for it', () => {
@@ -114,7 +121,7 @@ describe('probe verdicts', () => {
     const newDefect = [decision(0, []), decision(1, [{ type: 'allow' }])];
     expect(judgeProbe(dup, dup.steps, newDefect, 'http')).toMatchObject({
       status: 'fail',
-      findings: [{ requirement: 'AHP-CORE-004', step: 2 }, { step: 2 }],
+      faults: [{ requirement: 'AHP-CORE-004', step: 2 }, { step: 2 }],
     });
   });
 
@@ -129,21 +136,24 @@ describe('probe verdicts', () => {
     const differs = judgeProbe(dup, dup.steps, [decision(0, []), decision(1, [DENY])], 'http');
     expect(differs).toMatchObject({
       status: 'fail',
-      findings: [{ message: 'step 2 was decided deny(org.example.block) but step 1 was decided []' }],
+      faults: [{ message: 'step 2 was decided deny(org.example.block) but step 1 was decided []' }],
     });
   });
 
   const errorMust: Probe = {
     requirement: 'AHP-VER-001',
     name: 'e',
-    basis: BASIS.jsonRpc,
+    rule: RULES.unsupportedVersion,
     steps: [step.baseline(ALLOW), step.variant(ALLOW, 'error'), step.variant(ALLOW)],
-    what: 'a bad version',
+    refusal: { what: 'a bad version', rule: RULES.unsupportedVersion },
   };
   // A code case at SHOULD (no backend basis is one today; the mechanism stays for one that is).
   const errorShould: Probe = {
     ...errorMust,
-    basis: { ...BASIS.unknownMethodCode, level: 'SHOULD' },
+    rule: {
+      ...RULES.unsupportedVersionCode,
+      basis: { ...RULES.unsupportedVersionCode.basis, level: 'SHOULD' },
+    },
     errorCode: -32001,
   };
 
@@ -152,13 +162,19 @@ describe('probe verdicts', () => {
     expect(judgeProbe(errorMust, errorMust.steps, good, 'http').status).toBe('pass');
     expect(judgeProbe(errorShould, errorShould.steps, good, 'http').status).toBe('pass');
     const result = [decision(0, []), decision(1, []), decision(2, [])];
-    expect(judgeProbe(errorMust, errorMust.steps, result, 'http').status).toBe('fail');
-    expect(judgeProbe(errorShould, errorShould.steps, result, 'http').status).toBe('untested');
+    const must = judgeProbe(errorMust, errorMust.steps, result, 'http');
+    const should = judgeProbe(errorShould, errorShould.steps, result, 'http');
+    expect(must.status).toBe('fail');
+    // Not refused at all: the code case is blocked by the very finding its MUST twin fails with.
+    expect(should.status).toBe('blocked');
+    const keyOf = (f: Parameters<typeof toFinding>[0]) => findingKey(toFinding(f, ''));
+    if (must.status !== 'fail' || should.status !== 'blocked') throw new Error('unreachable');
+    expect(keyOf(should.by)).toBe(keyOf(must.faults[0] as Parameters<typeof toFinding>[0]));
     const generic = [decision(0, []), rpcError(1, -32603), decision(2, [])];
     expect(judgeProbe(errorMust, errorMust.steps, generic, 'http').status).toBe('pass');
     expect(judgeProbe(errorShould, errorShould.steps, generic, 'http')).toMatchObject({
       status: 'fail',
-      findings: [{ message: 'a bad version got error code -32603; the code due is -32001' }],
+      faults: [{ message: 'a bad version got error code -32603; the code due is -32001' }],
     });
     const broke = [decision(0, []), rpcError(1, -32001), failed(2, 'http.connection-refused')];
     expect(judgeProbe(errorMust, errorMust.steps, broke, 'http').status).toBe('fail');
@@ -168,19 +184,19 @@ describe('probe verdicts', () => {
     const probe: Probe = {
       requirement: 'AHP-RPC-002',
       name: 'n',
-      basis: BASIS.jsonRpc,
+      rule: RULES.jsonRpcResponse,
       steps: [step.baseline(ALLOW), step.subject({ send: 'observe' }, 'silence'), step.variant(ALLOW)],
     };
     const quiet = [decision(0, []), notified(1, 'notify', { ok: true }), decision(2, [])];
     expect(judgeProbe(probe, probe.steps, quiet, 'stdio-persistent').status).toBe('pass');
     const loud = [
       decision(0, []),
-      notified(1, 'notify', { ok: true }, ['{}']),
+      notified(1, 'notify', { ok: true }, ['{"jsonrpc":"2.0","id":null,"result":{}}']),
       failed(2, 'stdio.unsolicited-output'),
     ];
     expect(judgeProbe(probe, probe.steps, loud, 'stdio-persistent')).toMatchObject({
       status: 'fail',
-      findings: [{ requirement: 'AHP-RPC-002', step: 2 }],
+      faults: [{ requirement: 'AHP-RPC-002', step: 2 }],
     });
   });
 
@@ -188,7 +204,7 @@ describe('probe verdicts', () => {
     const probe: Probe = {
       requirement: 'AHP-RPC-002',
       name: 'l',
-      basis: BASIS.jsonRpc,
+      rule: RULES.jsonRpcResponse,
       steps: [step.subject(ALLOW), step.subject(ALLOW)],
       sameProcess: true,
     };
@@ -197,18 +213,18 @@ describe('probe verdicts', () => {
     const replaced = [decision(0, []), { ...decision(1, []), pids: [200] }];
     expect(judgeProbe(probe, probe.steps, replaced, 'stdio-persistent')).toMatchObject({
       status: 'fail',
-      findings: [{ message: 'the persistent backend process was replaced during the run (PIDs 100, 200)' }],
+      faults: [{ message: 'the persistent backend process was replaced during the run (PIDs 100, 200)' }],
     });
     expect(judgeProbe(probe, probe.steps, replaced, 'stdio-per_event').status).toBe('pass');
     const afterFault = [failed(0, 'stdio.framing.not-json'), { ...decision(1, []), pids: [200] }];
-    expect(judgeProbe(probe, probe.steps, afterFault, 'stdio-persistent').status).toBe('untested');
+    expect(judgeProbe(probe, probe.steps, afterFault, 'stdio-persistent').status).toBe('blocked');
   });
 
   it('a deny-path case is untested when the backend did not deny the deny input', () => {
     const probe: Probe = {
       requirement: 'AHP-DEC-001',
       name: 'd',
-      basis: BASIS.jsonRpc,
+      rule: RULES.jsonRpcResponse,
       needsDenyInput: true,
       requireDeny: true,
       steps: [step.subject(ALLOW), step.denySubject()],
@@ -228,7 +244,7 @@ describe('early stop', () => {
     const probe: Probe = {
       requirement: 'AHP-RPC-002',
       name: 's',
-      basis: BASIS.jsonRpc,
+      rule: RULES.jsonRpcResponse,
       steps: [step.baseline(ALLOW), step.subject(ALLOW), step.subject(ALLOW), step.subject(ALLOW)],
     };
     expect(sessionMayStop(probe, probe.steps, [failed(0, 'stdio.framing.not-json')])).toBe(true);
@@ -250,13 +266,13 @@ describe('early stop', () => {
   it('judges the steps a stopped session sent', () => {
     const steps = [step.subject(ALLOW), step.subject(ALLOW), step.subject(ALLOW)];
     const sent = [failed(0, 'stdio.framing.not-json'), failed(1, 'stdio.framing.not-json')];
-    const stdio: Probe = { requirement: 'AHP-STDIO-001', name: 's', basis: BASIS.stdioFraming, steps };
+    const stdio: Probe = { requirement: 'AHP-STDIO-001', name: 's', rule: RULES.stdout, steps };
     expect(judgeProbe(stdio, steps, sent, 'stdio-persistent')).toMatchObject({
       status: 'fail',
-      findings: [{ step: 1 }, { step: 2 }],
+      faults: [{ step: 1 }, { step: 2 }],
     });
-    const rpc: Probe = { requirement: 'AHP-RPC-001', name: 's', basis: BASIS.jsonRpc, steps };
-    expect(judgeProbe(rpc, steps, sent, 'stdio-persistent')).toMatchObject({ status: 'untested' });
+    const rpc: Probe = { requirement: 'AHP-RPC-001', name: 's', rule: RULES.jsonRpcResponse, steps };
+    expect(judgeProbe(rpc, steps, sent, 'stdio-persistent')).toMatchObject({ status: 'blocked' });
   });
 });
 
@@ -264,7 +280,7 @@ describe('credential echo', () => {
   const probe: Probe = {
     requirement: 'AHP-HTTP-001',
     name: 't',
-    basis: BASIS.jsonRpc,
+    rule: RULES.jsonRpcResponse,
     noSecretEcho: true,
     steps: [step.subject(ALLOW)],
   };
@@ -273,13 +289,13 @@ describe('credential echo', () => {
     const clean = [decision(0, [DENY])];
     expect(judgeProbe(probe, probe.steps, clean, 'http', ['s3cret-token'])).toEqual({
       status: 'pass',
-      findings: [],
+      faults: [],
       others: [],
     });
     const leaked = [decision(0, [{ ...DENY, reason: 'denied for Bearer s3cret-token' }])];
     expect(judgeProbe(probe, probe.steps, leaked, 'http', ['s3cret-token'])).toMatchObject({
       status: 'fail',
-      findings: [{ step: 1 }],
+      faults: [{ step: 1 }],
     });
     expect(judgeProbe(probe, probe.steps, leaked, 'http')).toMatchObject({ status: 'untested' });
   });

@@ -1,20 +1,32 @@
 /**
  * The verdict of one backend case, derived from its probe (data) and what the session observed.
- * See `probe.ts` for how step roles attribute a finding to a requirement. Each case judges its own
- * exchange: a defect of another requirement leaves it `untested` only when that defect kept the
- * case from seeing what it reads.
+ * See `probe.ts` for how step roles attribute a fault to a requirement. Each case judges its own
+ * exchange: a defect of another requirement blocks it only when that defect kept the case from
+ * seeing what it reads, and then the case names that defect (`blocked`) instead of failing.
  */
+import { byRank, findingKey } from '../kit/finding.js';
 import type { Effect } from '../../protocol/wire-types.js';
-import { decisionFindings, errorFindings, silenceFindings, type Finding } from './judge.js';
+import { hasRequirement, STAGE_RANK, type StepFault } from './faults.js';
+import { decisionFaults, errorFaults, replyFaults, silenceFaults } from './judge.js';
+import { noiseFault } from './noise.js';
 import type { Probe, ProbeStep } from './probe.js';
+import { probeFaults } from './probe-checks.js';
+import type { Rule } from './rules.js';
 import type { Observation } from './session.js';
 import type { BackendBinding } from './target.js';
 
-/** A case's verdict: pass, fail with its own findings, or untested with the reason; `others` are reported beside it. */
+/** A fault that names its requirement: what a case can be blocked by. */
+export type AttributedFault = StepFault & { requirement: string };
+
+/**
+ * A case's verdict: pass; fail with its own faults; blocked by another defect's fault (`by`,
+ * most fundamental of `faults`); or untested with the reason. `others` are reported beside it.
+ */
 export type Verdict =
-  | { status: 'pass'; findings: []; others: Finding[] }
-  | { status: 'fail'; findings: Finding[]; others: Finding[] }
-  | { status: 'untested'; reason: string; findings: Finding[]; others: Finding[] };
+  | { status: 'pass'; faults: []; others: StepFault[] }
+  | { status: 'fail'; faults: StepFault[]; others: StepFault[] }
+  | { status: 'blocked'; by: AttributedFault; faults: StepFault[]; others: StepFault[] }
+  | { status: 'untested'; reason: string; faults: StepFault[]; others: StepFault[] };
 
 /** A decision reduced to what must repeat: effect types, and the code of a deny. */
 export function decisionSignature(effects: readonly Effect[]): string {
@@ -24,33 +36,62 @@ export function decisionSignature(effects: readonly Effect[]): string {
     .join(', ');
 }
 
-function blocked(findings: readonly Finding[]): string {
-  const [first] = findings;
-  if (!first) return 'the backend could not be judged';
-  const owner = first.requirement === undefined ? '' : `; judged under ${first.requirement}`;
-  const more = findings.length > 1 ? ` (and ${findings.length - 1} more)` : '';
-  return `step ${first.step} got no usable reply: ${first.message}${owner}${more}`;
+/**
+ * The verdict of a case kept from judging by `faults`: blocked by the most fundamental one that
+ * names a requirement; untested only when none does (the backend could not be reached at all).
+ */
+function unjudged(faults: readonly StepFault[], others: StepFault[]): Verdict {
+  const named = faults.filter(hasRequirement).map((f) => ({ f, rank: STAGE_RANK[f.stage] }));
+  const by = byRank(named)[0]?.f;
+  if (by) return { status: 'blocked', by, faults: [...faults], others };
+  const first = faults[0];
+  const reason =
+    first === undefined
+      ? 'the backend could not be judged'
+      : `step ${first.step} could not reach the backend: ${first.message}`;
+  return { status: 'untested', reason, faults: [...faults], others };
 }
 
 interface StepOutcome {
-  findings: Finding[];
+  faults: StepFault[];
   effects?: Effect[];
   signature?: string;
   error?: { code: number };
 }
 
 function judgeStep(probe: Probe, s: ProbeStep, obs: Observation): StepOutcome {
-  if (obs.kind === 'notification') return { findings: silenceFindings(obs) };
-  if (s.expect === 'error') return errorFindings(obs, probe.requirement, probe.what ?? 'the request');
-  return decisionFindings(obs);
+  if (obs.kind === 'notification') return { faults: silenceFaults(obs) };
+  if (s.expect === 'error') {
+    return errorFaults(obs, probe.requirement, probe.refusal ?? { what: 'the request', rule: probe.rule });
+  }
+  if (s.expect === 'reply') return { faults: replyFaults(obs) };
+  return decisionFaults(obs);
 }
 
 /**
- * Whether a finding of another requirement keeps a case from judging: no reply at all always
+ * A fault of a variant step as a failure of the probe's rule: a variant changes one thing about
+ * a request that worked, so what goes wrong is that rule broken, the way the fault says (its own
+ * rule and way become the way, so that the same symptom groups across cases).
+ */
+export function asSymptom(f: StepFault, requirement: string, rule: Rule): StepFault {
+  if (f.rule.key === rule.key && f.requirement === requirement) return f;
+  const symptom = f.requirement === requirement ? '' : ` (${f.requirement ?? 'transport'} symptom)`;
+  return {
+    ...f,
+    requirement,
+    rule,
+    way: findingKey({ rule: f.rule.key, ...(f.way === undefined ? {} : { way: f.way }) }),
+    summary: `${rule.summary} (${f.summary})`,
+    message: `${f.message}${symptom}`,
+  };
+}
+
+/**
+ * Whether a fault of another requirement keeps a case from judging: no reply at all always
  * does; a reply that is not a valid response to the request, or not a decision, does for a case
  * that reads decisions.
  */
-export function blocks(f: Finding, reads: 'reply' | 'decision'): boolean {
+export function blocks(f: StepFault, reads: 'reply' | 'decision'): boolean {
   if (f.requirement === undefined || f.stage === 'transport') return true;
   return reads === 'decision' && f.stage !== 'content';
 }
@@ -66,14 +107,14 @@ export function sessionMayStop(
   steps: readonly ProbeStep[],
   observations: readonly Observation[],
 ): boolean {
-  const findingsAt = (i: number): Finding[] => {
+  const faultsAt = (i: number): StepFault[] => {
     const s = steps[i];
     const obs = observations[i];
-    return s === undefined || obs === undefined ? [] : judgeStep(probe, s, obs).findings;
+    return s === undefined || obs === undefined ? [] : judgeStep(probe, s, obs).faults;
   };
-  const noReply = (i: number) => findingsAt(i).some((f) => blocks(f, 'reply'));
+  const noReply = (i: number) => faultsAt(i).some((f) => blocks(f, 'reply'));
   const last = observations.length - 1;
-  if (steps[last]?.role === 'baseline' && findingsAt(last).some((f) => blocks(f, 'decision'))) return true;
+  if (steps[last]?.role === 'baseline' && faultsAt(last).some((f) => blocks(f, 'decision'))) return true;
   return noReply(last) && noReply(last - 1);
 }
 
@@ -98,115 +139,73 @@ export function judgeProbe(
   secrets: readonly string[] = [],
 ): Verdict {
   const reads = probe.reads ?? 'reply';
-  const mine: Finding[] = [];
-  const blockers: Finding[] = [];
-  const others: Finding[] = [];
+  const mine: StepFault[] = [];
+  const blockers: StepFault[] = [];
+  const others: StepFault[] = [];
   const signatureAt = new Map<number, string>();
   const effectsAt = new Map<number, Effect[]>();
   const errorAt = new Map<number, { code: number }>();
   // Content defects a baseline already showed: a variant repeating them is not the variant's doing.
   const baselineShowed = new Set<string>();
+  // A notification that got a reply: output reported by the next request is that reply, judged there.
+  let answeredNotification = false;
   for (const [i, s] of steps.entries()) {
     const obs = observations[i];
     // The session stopped early (see `sessionMayStop`): what was sent already decides.
     if (!obs) break;
+    // Noise is judged by what it is, wherever it came: the stdout cases fail for it, the rest read past it.
+    const noise = noiseFault(obs.step, obs.noise);
+    if (noise) (probe.stdoutDiscipline ? mine : others).push(noise);
     const outcome = judgeStep(probe, s, obs);
     if (outcome.signature !== undefined) signatureAt.set(i, outcome.signature);
     if (outcome.effects) effectsAt.set(i, outcome.effects);
     if (outcome.error) errorAt.set(i, outcome.error);
+    const afterAnswer = answeredNotification;
+    answeredNotification =
+      obs.kind === 'notification' && outcome.faults.some((f) => f.requirement === 'AHP-RPC-002');
     if (s.role === 'baseline') {
-      const stop = outcome.findings.filter((f) => blocks(f, 'decision'));
-      if (stop.length > 0) {
-        return { status: 'untested', reason: blocked(stop), findings: stop, others };
-      }
-      for (const f of outcome.findings) {
+      const stop = outcome.faults.filter((f) => blocks(f, 'decision'));
+      if (stop.length > 0) return unjudged(stop, others);
+      for (const f of outcome.faults) {
         others.push(f);
         if (f.requirement !== undefined) baselineShowed.add(f.requirement);
       }
     } else if (s.role === 'subject') {
-      for (const f of outcome.findings) {
-        if (f.requirement === probe.requirement) mine.push(f);
+      for (const f of outcome.faults) {
+        if (f.ambient && afterAnswer) others.push(f);
+        else if (f.requirement === probe.requirement) mine.push(f);
         else (blocks(f, reads) ? blockers : others).push(f);
       }
     } else {
-      for (const f of outcome.findings) {
+      for (const f of outcome.faults) {
         if (probe.errorCode !== undefined) {
-          // The code twin judges only the code; the error-or-not behaviour is its MUST twin's.
-          (s.expect === 'error' ? blockers : others).push(f);
+          // The code twin judges only the code; the error-or-not behaviour is its MUST twin's,
+          // whose failure (under the refusal's rule) blocks it.
+          const refusal = probe.refusal?.rule ?? probe.rule;
+          if (s.expect === 'error') blockers.push(asSymptom(f, probe.requirement, refusal));
+          else others.push(f);
         } else if (f.ambient || f.requirement === undefined) blockers.push(f);
         else if (f.stage === 'content' && baselineShowed.has(f.requirement)) others.push(f);
-        else {
-          const symptom = f.requirement === probe.requirement ? '' : ` (${f.requirement} symptom)`;
-          mine.push({ ...f, requirement: probe.requirement, message: `${f.message}${symptom}` });
-        }
+        else mine.push(asSymptom(f, probe.requirement, probe.rule));
       }
     }
   }
-  for (const [a, b] of probe.sameDecision ?? []) {
-    const first = signatureAt.get(a);
-    const second = signatureAt.get(b);
-    if (first !== undefined && second !== undefined && first !== second) {
-      mine.push({
-        requirement: probe.requirement,
-        step: b + 1,
-        message: `step ${b + 1} was decided ${second} but step ${a + 1} was decided ${first}`,
-        stage: 'content',
-      });
-    }
+  const checkProcess =
+    probe.sameProcess === true &&
+    binding === 'stdio-persistent' &&
+    mine.length === 0 &&
+    blockers.length === 0;
+  if (probe.noSecretEcho && secrets.length === 0) {
+    return {
+      status: 'untested',
+      reason: 'no --bearer-token-env was given, so there is no credential to watch for',
+      faults: [],
+      others,
+    };
   }
-  if (probe.errorCode !== undefined) {
-    for (const [i, error] of errorAt) {
-      if (steps[i]?.role === 'variant' && error.code !== probe.errorCode) {
-        mine.push({
-          requirement: probe.requirement,
-          step: i + 1,
-          message: `${probe.what ?? 'the request'} got error code ${error.code}; the code due is ${probe.errorCode}`,
-          stage: 'content',
-        });
-      }
-    }
-  }
-  // A replacement after a failed step is the transport's doing (it retires a process that broke
-  // the framing or missed a deadline); only a replacement after clean replies is the backend's.
-  if (probe.sameProcess && binding === 'stdio-persistent' && mine.length === 0 && blockers.length === 0) {
-    const replies = observations.filter((o) => o.kind === 'request');
-    const clean = replies.every((o) => o.reply.ok);
-    const pids = new Set(replies.flatMap((o) => o.pids));
-    if (clean && pids.size > 1) {
-      mine.push({
-        requirement: probe.requirement,
-        step: observations.length,
-        message: `the persistent backend process was replaced during the run (PIDs ${[...pids].join(', ')})`,
-        stage: 'transport',
-      });
-    }
-  }
-  if (probe.noSecretEcho) {
-    if (secrets.length === 0) {
-      return {
-        status: 'untested',
-        reason: 'no --bearer-token-env was given, so there is no credential to watch for',
-        findings: [],
-        others,
-      };
-    }
-    for (const obs of observations) {
-      const raws = obs.kind === 'request' ? [obs.reply.raw] : obs.inFrames;
-      const text = raws.map((r) => (r === undefined ? '' : Buffer.from(r).toString('utf8'))).join('\n');
-      if (secrets.some((secret) => text.includes(secret))) {
-        mine.push({
-          requirement: probe.requirement,
-          step: obs.step + 1,
-          message:
-            'the reply carries the bearer token (shown as [redacted]); credentials belong in the Authorization header only',
-          stage: 'content',
-        });
-      }
-    }
-  }
-  if (mine.length > 0) return { status: 'fail', findings: mine, others: [...blockers, ...others] };
-  if (blockers.length > 0)
-    return { status: 'untested', reason: blocked(blockers), findings: blockers, others };
+  mine.push(...probeFaults(probe, { signatureAt, errorAt }, steps, observations, checkProcess, secrets));
+  if (mine.length > 0) return { status: 'fail', faults: mine, others: [...blockers, ...others] };
+  if (blockers.length > 0) return unjudged(blockers, others);
   if (probe.requireAllowed) {
     const allowSteps = [...signatureAt].filter(([i]) => {
       const s = steps[i];
@@ -217,7 +216,7 @@ export function judgeProbe(
       return {
         status: 'untested',
         reason: `the backend never let the allow input through (it decided ${seen}), so the allow path was not exercised; pass --allow-input with a tool input your policy allows`,
-        findings: [],
+        faults: [],
         others,
       };
     }
@@ -230,19 +229,19 @@ export function judgeProbe(
       return {
         status: 'untested',
         reason: 'the backend did not deny the --deny-input, so the deny path was not exercised',
-        findings: [],
+        faults: [],
         others,
       };
     }
   }
   if (observations.length < steps.length) {
-    // Defensive: a stopped session always leaves a finding behind, so this is not expected.
+    // Defensive: a stopped session always leaves a fault behind, so this is not expected.
     return {
       status: 'untested',
       reason: `the session stopped after step ${observations.length} of ${steps.length}`,
-      findings: [],
+      faults: [],
       others,
     };
   }
-  return { status: 'pass', findings: [], others };
+  return { status: 'pass', faults: [], others };
 }

@@ -1,0 +1,122 @@
+/**
+ * The rules a backend can break, each with its stable key, the one line that holds for every
+ * occurrence (for the problems list) and the sentence it rests on. A finding's `rule` (with its
+ * `way`) is what groups the same defect across cases into one problem, so every check that judges
+ * the same sentence the same way uses the same rule here. Pure data.
+ */
+import type { Basis } from '../kit/finding.js';
+import { BASIS } from './basis.js';
+
+/** One rule: its key (never with per-occurrence values), what is wrong when it is broken, its sentence. */
+export interface Rule {
+  key: string;
+  summary: string;
+  basis: Basis;
+}
+
+/** Every rule a backend finding names, by a short name. */
+export const RULES = {
+  jsonRpcResponse: {
+    key: 'jsonrpc.response',
+    summary: 'a reply is not one JSON-RPC 2.0 response carrying the id of its request',
+    basis: BASIS.jsonRpc,
+  },
+  jsonRpcBytes: {
+    key: 'jsonrpc.bytes',
+    summary: 'a reply is not one UTF-8 JSON value',
+    basis: BASIS.jsonRpc,
+  },
+  resultVersion: {
+    key: 'result.protocol-version',
+    summary: 'a result does not carry protocolVersion "draft"',
+    basis: BASIS.resultVersion,
+  },
+  stdout: {
+    key: 'stdio.stdout',
+    summary: 'stdout carries something other than one JSON-RPC message per line',
+    basis: BASIS.stdioFraming,
+  },
+  stdioLifecycle: {
+    key: 'stdio.lifecycle',
+    summary: 'the backend process ended where its lifecycle says it answers',
+    basis: BASIS.stdioLifecycle,
+  },
+  perEventReply: {
+    key: 'stdio.per-event',
+    summary: 'a per_event backend did not write one reply line and exit 0',
+    basis: BASIS.stdioPerEvent,
+  },
+  httpExchange: {
+    key: 'http.exchange',
+    summary: 'a request was not answered with 200 and one JSON response',
+    basis: BASIS.httpExchange,
+  },
+  httpNotification: {
+    key: 'http.notification',
+    summary: 'a notification was not answered 202 or 204 with no body',
+    basis: BASIS.httpNotification,
+  },
+  noCredentialEcho: {
+    key: 'http.credential-echo',
+    summary: 'a reply carries the bearer token',
+    basis: BASIS.noCredentialEcho,
+  },
+  notificationSilence: {
+    key: 'notification.silence',
+    summary: 'a hooks/observe notification got a reply',
+    basis: BASIS.notificationSilence,
+  },
+  requestAnswered: {
+    key: 'request.answered',
+    summary: 'a request was not answered within the deadline, or not by the same process',
+    basis: BASIS.requestAnswered,
+  },
+  advertisedOnly: {
+    key: 'effects.advertised-only',
+    summary: 'a result carries an effect the request did not advertise',
+    basis: BASIS.advertisedOnly,
+  },
+  effectList: {
+    key: 'effects.deny-only-list',
+    summary: 'with only deny advertised, a valid request did not get [] or one valid deny',
+    basis: BASIS.effectList,
+  },
+  duplicates: {
+    key: 'duplicate.same-decision',
+    summary: 'a duplicate delivery was not answered like the first',
+    basis: BASIS.duplicates,
+  },
+  unknownFields: {
+    key: 'unknown-fields.ignored',
+    summary: 'an unknown field in an open object changed the answer',
+    basis: BASIS.unknownFields,
+  },
+  unsupportedVersion: {
+    key: 'version.unsupported-refused',
+    summary:
+      'a request with an unsupported protocolVersion was not refused with an error by a backend that keeps working',
+    basis: BASIS.unsupportedVersion,
+  },
+  unsupportedVersionCode: {
+    key: 'version.unsupported-code',
+    summary: 'an unsupported protocolVersion got an error code other than -32001',
+    basis: BASIS.unsupportedVersion,
+  },
+  unknownEvent: {
+    key: 'event.unknown-refused',
+    summary:
+      'a request for an unknown event type was not refused with an error by a backend that keeps working',
+    basis: BASIS.unknownEvent,
+  },
+  unknownMethod: {
+    key: 'method.unknown-refused',
+    summary: 'a request for an unknown method was not refused with an error by a backend that keeps working',
+    basis: BASIS.unknownMethod,
+  },
+  // One rule for the event and the method code: the same sentence, broken the same way.
+  definedErrorCode: {
+    key: 'error.defined-code',
+    summary: 'a request the backend cannot process got an error code other than the one defined for it',
+    basis: BASIS.definedErrorCode,
+  },
+} as const satisfies Record<string, Rule>;

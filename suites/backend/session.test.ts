@@ -1,0 +1,71 @@
+// The session over a real stdio process: lines that are not JSON-RPC messages are read past and
+// kept as noise of the step they came in, never as a reply, on one process throughout.
+import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../protocol/clock.js';
+import { step } from './probe.js';
+import { WIRE_PROBES } from './probes-wire.js';
+import { runSession } from './session.js';
+import type { BackendTarget } from './target.js';
+import { judgeProbe } from './verdict.js';
+
+// Answers each request at once and logs it on stdout late: only when the next message arrives,
+// so the log of the request before a notification comes while the notification is watched.
+const LATE_LOGGER = `
+const rl = require('node:readline').createInterface({ input: process.stdin });
+process.stdout.write('backend ready\\n');
+let pending = '';
+rl.on('line', (line) => {
+  process.stdout.write(pending);
+  pending = '';
+  const m = JSON.parse(line);
+  if (!('id' in m)) return;
+  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: 'draft', effects: [] } }) + '\\n');
+  pending = 'log: handled ' + m.id + '\\n';
+});`;
+
+const target: BackendTarget = {
+  endpoint: {
+    kind: 'stdio',
+    lifecycle: 'persistent',
+    command: process.execPath,
+    args: ['-e', LATE_LOGGER],
+    cwd: process.cwd(),
+    env: { PATH: process.env.PATH ?? '' },
+  },
+  deadlineMs: 5_000,
+};
+
+const notification = WIRE_PROBES.find((p) => p.name === 'notification-gets-no-reply');
+
+describe('a backend session over stdio', () => {
+  it('reads past a banner and late log lines: each request gets its reply, a notification none, on one process', async () => {
+    if (!notification) throw new Error('the notification probe is missing');
+    const run = await runSession(
+      notification.steps.map((s) => s.frame),
+      { target, clock: systemClock, silenceWindowMs: 300, killGraceMs: 500 },
+    );
+    const [first, observe, last] = run.observations;
+    if (first?.kind !== 'request' || observe?.kind !== 'notification' || last?.kind !== 'request') {
+      throw new Error('unexpected observations');
+    }
+    expect(first.reply.ok && last.reply.ok).toBe(true);
+    expect(new Set([...first.pids, ...last.pids]).size).toBe(1);
+    const text = (lines: Uint8Array[]) => lines.map((l) => Buffer.from(l).toString());
+    expect(text(first.noise)).toEqual(['backend ready']);
+    // The log of the first request came after the notification: noise, not a reply to it.
+    expect(text(observe.noise)).toEqual([expect.stringMatching(/^log: handled evt_/)]);
+    expect(observe.inFrames).toEqual([]);
+    expect(run.transcript.filter((e) => e.noise).length).toBeGreaterThanOrEqual(2);
+    expect(judgeProbe(notification, notification.steps, run.observations, 'stdio-persistent')).toMatchObject({
+      status: 'pass',
+    });
+    // The same lines fail a case that judges stdout, once per step that had them.
+    const stdout = { ...notification, requirement: 'AHP-STDIO-001', stdoutDiscipline: true as const };
+    const stdoutSteps = [step.subject(notification.steps[0]!.frame), ...notification.steps.slice(1)];
+    const judged = judgeProbe(stdout, stdoutSteps, run.observations, 'stdio-persistent');
+    expect(judged.status).toBe('fail');
+    expect(judged.faults.map((f) => `${f.requirement} ${f.rule.key}#${f.way ?? ''}`)).toContain(
+      'AHP-STDIO-001 stdio.stdout#non-protocol-line',
+    );
+  });
+});
