@@ -71,6 +71,10 @@ describe('CaseSteps.stepOf', () => {
     expect(steps.stepOf(frame({ eventId: 'evt-p-0', callId: 'call-p-0' }))).toBeUndefined();
     expect(steps.stepOf(frame({ eventId: 'own', toolCallId: 'call-p-0' }))).toBeUndefined();
     expect(steps.stepOf(frame({ eventId: 'evt-q-1' }))).toBe(0);
+    // An id the harness made from one of the suite's is its own: the frame arrived during step 1.
+    expect(steps.stepOf(frame({ jsonrpcId: 'evt-p-0-retry1', eventId: 'evt-p-0-retry1' }))).toBe(0);
+    expect(issued('evt-p-12')).toBe(true);
+    expect(issuedBySuite('a.b')('evt-aXb-1')).toBe(false);
   });
 });
 

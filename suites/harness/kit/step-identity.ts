@@ -46,12 +46,14 @@ export function suiteIds(prefix: string, n: number): { eventId: string; callId: 
 }
 
 /**
- * True for an id the suite gave some event of this run: a frame carrying one that is no step's
- * own is a straggler of another case (a late retry that reached the mock after its reset).
+ * True for an id the suite gave some event of this run, exactly: a frame carrying one that is no
+ * step's own is a straggler of another case (a late retry that reached the mock after its reset).
+ * An id a harness made from one of them (a retry renamed `evt-…-3-retry1`) is the harness's own.
  */
 export function issuedBySuite(prefix: string): (id: string) => boolean {
-  const ours = [`evt-${prefix}-`, `call-${prefix}-`];
-  return (id) => ours.some((start) => id.startsWith(start));
+  const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const ours = new RegExp(`^(evt|call)-${escaped}-\\d+$`);
+  return (id) => ours.test(id);
 }
 
 /** The steps of one case, whose frames it attributes. */
