@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { decodeFrame } from './engine-inbound.js';
-import { findRule, jsonEqual, matches, readPath, type MatchFacts } from './engine-matching.js';
+import {
+  findRule,
+  frameIdentities,
+  jsonEqual,
+  matches,
+  readPath,
+  type MatchFacts,
+} from './engine-matching.js';
 import { interceptRequest, observeNotification } from './engine-test-frames.js';
 import type { Rule } from './model.js';
 
@@ -81,5 +88,33 @@ describe('matching', () => {
     expect(findRule(rules, [0, 1, 0], f)).toBe(2);
     expect(findRule(rules, [], facts(interceptRequest({ tool: 'Read' })))).toBe(0);
     expect(findRule([], [], f)).toBeNull();
+  });
+});
+
+describe('identity', () => {
+  const request = (event: object, id: string | number = 'rpc-1') => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'hooks/intercept',
+    params: { protocolVersion: 'draft', event: { type: 'tool.before', tool: { name: 'Bash' }, ...event } },
+  });
+
+  it('holds when any one identity field carries a listed value', () => {
+    const identity = ['evt-9', 'call-9'];
+    expect(matches({ identity }, facts(request({ id: 'evt-other' }, 'evt-9')))).toBe(true);
+    expect(matches({ identity }, facts(request({ id: 'evt-9' }, 7)))).toBe(true);
+    expect(matches({ identity }, facts(request({ id: 'x', call: { id: 'call-9' } }, 7)))).toBe(true);
+    expect(
+      matches({ identity }, facts(request({ id: 'x', tool: { name: 'Bash', callId: 'call-9' } }, 7))),
+    ).toBe(true);
+    expect(matches({ identity }, facts(request({ id: 'x', call: { id: 'call-8' } }, 'y')))).toBe(false);
+  });
+
+  it('reads only string values, and the identity of notifications too', () => {
+    expect(matches({ identity: ['7'] }, facts(request({ id: 'x' }, 7)))).toBe(false);
+    expect(matches({ identity: ['call_1'], message: 'notification' }, facts(observeNotification()))).toBe(
+      true,
+    );
+    expect(frameIdentities(facts(interceptRequest()).frame)).toEqual(['evt_1', 'evt_1', 'call_1']);
   });
 });

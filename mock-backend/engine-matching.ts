@@ -35,7 +35,27 @@ export function matches(match: Match, facts: MatchFacts): boolean {
   if (match.transport !== undefined && match.transport !== facts.transport) return false;
   if (match.attempt !== undefined && !numberMatches(match.attempt, facts.attempt)) return false;
   if (match.delivery !== undefined && !numberMatches(match.delivery, facts.delivery)) return false;
+  if (match.identity !== undefined && !identifiesAs(frame, match.identity)) return false;
   return (match.fields ?? []).every((p) => fieldMatches(p, frame.event));
+}
+
+/**
+ * The values a frame identifies itself by: its JSON-RPC id, `event.id`, `event.call.id` and the
+ * older `event.tool.callId`, those that are strings. Which of them a harness fills in, and where it
+ * puts the call id, is for the conformance cases of those fields to judge, not for matching.
+ */
+export function frameIdentities(frame: DecodedFrame): string[] {
+  const values = [
+    frame.id,
+    frame.eventId,
+    readPath(frame.event, 'call.id'),
+    readPath(frame.event, 'tool.callId'),
+  ];
+  return values.filter((v): v is string => typeof v === 'string');
+}
+
+function identifiesAs(frame: DecodedFrame, wanted: readonly string[]): boolean {
+  return frameIdentities(frame).some((value) => wanted.includes(value));
 }
 
 function numberMatches(want: NumberMatch, actual: number): boolean {

@@ -70,6 +70,7 @@ const rule: fc.Arbitrary<Rule> = fc.record(
         toolName: fc.constantFrom('Bash', 'Read'),
         attempt: fc.integer({ min: 1, max: 3 }),
         fields: fc.constant([{ path: 'tool.input.command', contains: 'rm' }]),
+        identity: fc.constantFrom(['a'], ['b', 'call_1'], ['other']),
         message: fc.constantFrom('request' as const, 'any' as const),
       },
       { requiredKeys: [] },

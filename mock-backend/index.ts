@@ -35,7 +35,13 @@ export {
   violationRecords,
   type RecordingDocument,
 } from './recording.js';
-export { MockSession, DeliveryTimeout, type RecordFilter, type WaitOptions } from './shells/session.js';
+export {
+  MockSession,
+  DeliveryTimeout,
+  type RecordFilter,
+  type SetScenarioOptions,
+  type WaitOptions,
+} from './shells/session.js';
 export { startHttpMock, type HttpMock, type HttpMockOptions } from './shells/http-mock.js';
 export { mswHandlers, type MswHandlerOptions, type SessionSource } from './shells/msw-shell.js';
 export { STDIO_MAIN_PATH, type StdioEntryKind } from './control/stdio-entry.js';

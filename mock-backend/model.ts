@@ -60,6 +60,13 @@ export interface Match {
   toolName?: string;
   /** All predicates must hold. */
   fields?: FieldPredicate[];
+  /**
+   * The frame identifies as one of these values: its JSON-RPC id, `event.id`, `event.call.id` or
+   * `event.tool.callId` (the place revision "0.1" kept the call id) equals any of them. One rule
+   * then answers a call whichever of its identity fields the harness filled in, and wherever it
+   * put the call id.
+   */
+  identity?: string[];
   /** Attempt number of this event id: 1 for the first delivery of `params.event.id` with this method, 2 for the first retry... */
   attempt?: NumberMatch;
   /** Delivery index: 1 for the first inbound frame the mock saw (all transports, since the last reset). */

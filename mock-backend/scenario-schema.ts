@@ -119,6 +119,7 @@ const match = z.strictObject({
   eventType: z.string().optional(),
   toolName: z.string().optional(),
   fields: z.array(fieldPredicate).optional(),
+  identity: z.array(z.string()).min(1).optional(),
   attempt: numberMatch.optional(),
   delivery: numberMatch.optional(),
   transport: z.enum(['stdio', 'http', 'msw']).optional(),

@@ -19,6 +19,7 @@ describe('parseScenarioValue', () => {
             toolName: 'Bash',
             attempt: { min: 1, max: 2 },
             fields: [{ path: 'call.id', equals: null }],
+            identity: ['evt-1', 'call-1'],
           },
           behaviour: { kind: 'sequence', steps: [{ kind: 'hang' }], then: { kind: 'deny' } },
           times: 2,
@@ -40,6 +41,11 @@ describe('parseScenarioValue', () => {
     expect(e.message).toMatch(
       /^Scenario file bad\.json is invalid at \$\.rules\[0\]\.behaviour\.kind: expected "kind" to be one of "respond", "deny", .*"wrong-content-type", found "respnd"\.$/,
     );
+  });
+
+  it('refuses an empty identity list, which could match no frame', () => {
+    const e = errorOf({ rules: [{ match: { identity: [] }, behaviour: { kind: 'deny' } }] });
+    expect(e.path).toBe('$.rules[0].match.identity');
   });
 
   it('finds errors deep inside nested behaviours', () => {

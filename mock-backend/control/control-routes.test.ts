@@ -95,6 +95,24 @@ describe('control routes', () => {
     expect(call(s, 'GET', '/scenario/').body).toEqual(s.session.scenario);
   });
 
+  it('replaces the scenario keeping the engine state with keepState=true, and names a bad value', () => {
+    const s = state();
+    const frame = frameToWire(frameOf(interceptRequest({ eventId: 'e' })));
+    const once = { rules: [{ behaviour: { kind: 'deny' }, times: 1 }, { behaviour: { kind: 'hang' } }] };
+    call(s, 'PUT', '/scenario', once);
+    call(s, 'POST', '/step', { frame });
+    expect(call(s, 'PUT', '/scenario?keepState=true', once).status).toBe(200);
+    call(s, 'POST', '/step', { frame });
+    expect(s.session.deliveries().map((r) => [r.rule, r.attempt])).toEqual([
+      [0, 1],
+      [1, 2],
+    ]);
+    expect(call(s, 'PUT', '/scenario?keepState=yes', once)).toEqual({
+      status: 400,
+      body: { error: 'keepState must be "true" or "false", not "yes"' },
+    });
+  });
+
   it('filters recordings by query and resets everything', () => {
     const s = state();
     call(s, 'POST', '/processes', { pid: 42, at });

@@ -3,7 +3,8 @@
  * so the HTTP server around it stays a few lines and the routes are testable without a socket.
  *
  *   GET  /scenario                 the scenario in force
- *   PUT  /scenario                 load or replace it (400 with one sentence when invalid)
+ *   PUT  /scenario?keepState       load or replace it (400 with one sentence when invalid);
+ *                                  keepState=true keeps rule counters, attempts and PRNG
  *   GET  /recordings?filter        the recording document (type, transport, connectionId, eventId, method, delivery)
  *   GET  /processes                the stdio mock processes of the run, with exit code or signal
  *   POST /reset                    forget recordings, engine state and the process list
@@ -58,9 +59,13 @@ export function route(
     case 'GET /scenario':
       return ok(session.scenario);
     case 'PUT /scenario': {
+      const keep = url.searchParams.get('keepState');
+      if (keep !== null && keep !== 'true' && keep !== 'false') {
+        return fail(400, `keepState must be "true" or "false", not "${keep}"`);
+      }
       const parsed = state.validate(body);
       if (!parsed.ok) return fail(400, parsed.message);
-      session.setScenario(parsed.scenario);
+      session.setScenario(parsed.scenario, { keepState: keep === 'true' });
       return ok();
     }
     case 'GET /recordings':

@@ -5,7 +5,12 @@
 import type { Clock } from '../../protocol/clock.js';
 import type { JsonObject } from '../../protocol/json.js';
 import type { InboundRecord, RecordEntry, Scenario } from '../model.js';
-import { MockSession, type RecordFilter, type WaitOptions } from '../shells/session.js';
+import {
+  MockSession,
+  type RecordFilter,
+  type SetScenarioOptions,
+  type WaitOptions,
+} from '../shells/session.js';
 import { startControlServer } from './control-server.js';
 import { ProcessRegistry, type ProcessInfo } from './process-registry.js';
 import { registrationDocument, type RegistrationOptions } from './registration-for.js';
@@ -47,7 +52,8 @@ export interface MockControl {
   /** The stdio mock processes of the run, with exit code or signal once reported. */
   processes(): ProcessInfo[];
   pids(): number[];
-  setScenario(scenario: Scenario): void;
+  /** Replaces the scenario (`keepState`: the engine state goes on, see MockSession.setScenario). */
+  setScenario(scenario: Scenario, options?: SetScenarioOptions): void;
   /** Forgets recordings, engine state and the process list. */
   reset(): void;
   close(): Promise<void>;
@@ -90,7 +96,7 @@ export async function startMockControl(options: MockControlOptions): Promise<Moc
     waitForDelivery: (predicate, o) => session.waitForDelivery(predicate, o),
     processes: () => registry.list(),
     pids: () => registry.pids(),
-    setScenario: (scenario) => session.setScenario(checkedScenario(scenario)),
+    setScenario: (scenario, o) => session.setScenario(checkedScenario(scenario), o),
     reset() {
       session.reset();
       registry.reset();

@@ -10,7 +10,7 @@ import { registrationDocument, type RegistrationOptions } from '../control/regis
 import { checkedScenario, controlScenarioValidator } from '../control/scenario-check.js';
 import type { InboundRecord, RecordEntry, Scenario } from '../model.js';
 import { startHttpShell } from './http-shell.js';
-import { MockSession, type RecordFilter, type WaitOptions } from './session.js';
+import { MockSession, type RecordFilter, type SetScenarioOptions, type WaitOptions } from './session.js';
 
 /** Options of `startHttpMock`. */
 export interface HttpMockOptions {
@@ -34,7 +34,8 @@ export interface HttpMock {
   recordings(filter?: RecordFilter): RecordEntry[];
   deliveries(): InboundRecord[];
   waitForDelivery(predicate: (r: InboundRecord) => boolean, options: WaitOptions): Promise<InboundRecord>;
-  setScenario(scenario: Scenario): void;
+  /** Replaces the scenario (`keepState`: the engine state goes on, see MockSession.setScenario). */
+  setScenario(scenario: Scenario, options?: SetScenarioOptions): void;
   /** Forgets recordings and engine state. */
   reset(): void;
   /** A registration document whose one backend is this mock (with bearer auth from `tokenEnv` if given). */
@@ -74,7 +75,7 @@ export async function startHttpMock(options: HttpMockOptions): Promise<HttpMock>
     recordings: (filter) => session.recordings(filter),
     deliveries: () => session.deliveries(),
     waitForDelivery: (predicate, o) => session.waitForDelivery(predicate, o),
-    setScenario: (scenario) => session.setScenario(checkedScenario(scenario)),
+    setScenario: (scenario, o) => session.setScenario(checkedScenario(scenario), o),
     reset: () => session.reset(),
     registrationFor(o = {}) {
       const auth = o.bearerTokenEnv ? { type: 'bearer', tokenEnv: o.bearerTokenEnv } : undefined;

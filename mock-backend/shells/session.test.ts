@@ -183,6 +183,22 @@ describe('MockSession', () => {
     expect(session.deliveries().map((r) => [r.delivery, r.attempt])).toEqual([[1, 1]]);
   });
 
+  it('setScenario with keepState goes on counting attempts and rule firings', () => {
+    const once = (kind: 'deny' | 'hang'): Scenario => ({
+      rules: [{ behaviour: { kind }, times: 1 }, { behaviour: failTwice.rules[0]!.behaviour }],
+    });
+    const session = new MockSession(once('deny'));
+    session.step(frameOf(interceptRequest({ eventId: 'e' })));
+    session.setScenario(once('hang'), { keepState: true });
+    // Rule 1 fired before the swap: the frame goes to rule 2, whose sequence is at attempt 2.
+    const second = session.step(frameOf(interceptRequest({ eventId: 'e' })));
+    expect(writtenText(second.actions)).toContain('-32003');
+    expect(session.deliveries().map((r) => [r.delivery, r.attempt, r.rule])).toEqual([
+      [1, 1, 0],
+      [2, 2, 1],
+    ]);
+  });
+
   it('notes when actions were carried out, whether the delivery was read before, after or listened to', async () => {
     const clock = new ManualClock(100);
     const slow: Scenario = { rules: [{ behaviour: { kind: 'delay', ms: 30, then: { kind: 'respond' } } }] };

@@ -32,6 +32,12 @@ export interface RecordFilter {
   method?: string;
 }
 
+/** Options of `setScenario`. */
+export interface SetScenarioOptions {
+  /** Keep rule counters (by position), attempt numbers, PRNG and delivery numbers; default false. */
+  keepState?: boolean;
+}
+
 /** Options of `waitForDelivery`. */
 export interface WaitOptions {
   timeoutMs: number;
@@ -100,11 +106,15 @@ export class MockSession {
   /**
    * Replaces the scenario; engine state starts afresh (rule counters belong to rules, attempts are
    * counted anew), recordings stay. Delivery numbers go on, so no two recorded deliveries share one.
+   * With `keepState` the engine state goes on as it is: rule counters by rule position, attempt
+   * numbers and the PRNG, for a suite that changes one rule's behaviour in the middle of a run.
    */
-  setScenario(scenario: Scenario): void {
+  setScenario(scenario: Scenario, options: SetScenarioOptions = {}): void {
     this.settle();
     this.current = scenario;
-    this.state = { ...initialState(scenario), deliveries: this.state.deliveries };
+    // Made in either case: making it scans the new scenario for what its decisions depend on.
+    const fresh = initialState(scenario);
+    if (!options.keepState) this.state = { ...fresh, deliveries: this.state.deliveries };
   }
 
   /** Forgets recordings and engine state; the scenario stays. */

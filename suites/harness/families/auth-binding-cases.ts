@@ -68,9 +68,9 @@ export function declareNonPortableAuthCases(fixture: HarnessFixture, scale: numb
 const bearerOnlyInHeader: CaseCheck = {
   name: 'bearer token only in the Authorization header',
   async run(run, context) {
-    await context.waitForFrames(run.callId, 'hooks/intercept', 1);
+    await context.waitForFrames(run.index, 'hooks/intercept', 1);
     const problems: string[] = [];
-    for (const frame of context.recordsNow(run.callId).frames) {
+    for (const frame of context.recordsNow(run.index).frames) {
       if (frame.authorization !== `Bearer ${context.token}`) {
         problems.push(
           `request ${frame.delivery} does not carry the token as "Authorization: Bearer <token>"`,

@@ -3,10 +3,9 @@
  * never continues its ordinary delivery (one more intercept request) or starts its observations.
  * The check watches the mock for a while after the call settled and judges what arrived then.
  */
-import type { InboundRecord, RecordEntry } from '../../../mock-backend/index.js';
 import type { CaseCheck, CaseRunContext, StepRun } from '../kit/case-model.js';
 import type { HarnessFixture } from '../kit/fixture.js';
-import { decodeFrames, type WireFrame } from '../kit/wire-records.js';
+import type { WireFrame } from '../kit/wire-records.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { DELIVERY_SLACK_MS } from './deadline-timing.js';
 
@@ -25,15 +24,6 @@ export const CLEANUP_WATCH_MS: Readonly<Record<HarnessTransport, number>> = {
 export interface TimedFrame {
   frame: WireFrame;
   wallMs: number;
-}
-
-/** The call's frames as the mock holds them now, each with its wall-clock arrival. */
-function timedFrames(entries: readonly RecordEntry[], callId: string): TimedFrame[] {
-  const inbound = entries.filter((e): e is InboundRecord => e.type === 'inbound');
-  // decodeFrames keeps one frame per inbound entry, in order, so the two lists line up.
-  return decodeFrames(inbound)
-    .map((frame, i) => ({ frame, wallMs: (inbound[i] as InboundRecord).at.wall }))
-    .filter((t) => t.frame.callId === callId);
 }
 
 function describe(t: TimedFrame, from: number): string {
@@ -89,7 +79,7 @@ export function noDeliveryAfterExpiry(fixture: HarnessFixture, budgetMs: number)
       const watchMs = Math.round(CLEANUP_WATCH_MS[context.testCase.transport] * scale);
       // Nothing is awaited here but the absence of a frame: the watch is a bounded wait.
       await new Promise((resolve) => setTimeout(resolve, watchMs));
-      const frames = timedFrames(context.mockRecordings(), run.callId);
+      const frames = context.recordsNow(run.index).frames.map((frame) => ({ frame, wallMs: frame.atWallMs }));
       const entry = run.result.audit.find((a) => a.backendId === context.backendId && a.mode !== 'observe');
       return strayDeliveries(frames, budgetMs, DELIVERY_SLACK_MS * scale, entry?.attempts);
     },

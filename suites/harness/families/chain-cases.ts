@@ -15,7 +15,8 @@ import { configureHarness } from '../kit/driver-session.js';
 import { announcedTransports, anyTransport } from '../kit/features.js';
 import type { FixtureState, HarnessFixture } from '../kit/fixture.js';
 import { frameLines } from '../kit/case-guard.js';
-import { CaseFailure, caseEvent } from '../kit/run-step.js';
+import { CaseFailure, caseEvent, stepIds } from '../kit/run-step.js';
+import { CaseSteps, issuedBySuite } from '../kit/step-identity.js';
 import type { HarnessTransport, ScaledMargins } from '../kit/timing.js';
 import { bytesText } from '../kit/wire-records.js';
 import { chainProblems, type ChainExpectation } from './chain-judge.js';
@@ -95,12 +96,17 @@ async function runChainCase(state: FixtureState, spec: ChainCaseSpec, ctx: CaseC
   const { margins } = state;
   const probe = spec.precondition ? caseEvent(state, ++state.counter) : undefined;
   const event = caseEvent(state, ++state.counter);
+  // The probe, when there is one, is step 0; the call judged is the last step.
+  const events = probe ? [probe, event] : [event];
+  const judged = events.length - 1;
+  const steps = new CaseSteps(events.map(stepIds), issuedBySuite(state.prefix));
   const set = await startBackendSet(
     transport,
     spec.backends.map((b) => ({
       subscriptions: subscriptionsOf(b, margins),
-      replies: { [event.call.id]: replyOf(b, margins) },
+      replies: events.map((e) => (e === event ? replyOf(b, margins) : undefined)),
     })),
+    steps,
   );
   // The registration names mocks of this case only: no later case may keep this harness.
   state.configured = undefined;
@@ -114,9 +120,10 @@ async function runChainCase(state: FixtureState, spec: ChainCaseSpec, ctx: CaseC
       ]);
     }
     if (probe && spec.precondition) {
-      await state.client.invoke({ event: probe });
-      await set.waitFor(0, probe.call.id, 'hooks/intercept', 1, margins.deliveryWaitMs);
-      const first = set.callAt(0, probe.call.id).requests[0];
+      set.begin(0);
+      steps.addId(0, (await state.client.invoke({ event: probe })).eventId);
+      await set.waitFor(0, 0, 'hooks/intercept', 1, margins.deliveryWaitMs);
+      const first = set.callAt(0, 0).requests[0];
       const capabilities = first ? capabilitiesOf(first.frame.bytes) : undefined;
       ctx.evidence({ advertised: capabilities ?? null });
       const unmet = spec.precondition(capabilities);
@@ -124,17 +131,19 @@ async function runChainCase(state: FixtureState, spec: ChainCaseSpec, ctx: CaseC
     }
     const params: InvokeParams = { event };
     if (spec.cancel) params.cancelAfterMs = margins.chainCancelAfterMs;
+    set.begin(judged);
     const result = await state.client.invoke(params);
+    steps.addId(judged, result.eventId);
     ctx.evidence({ result: result as unknown as JsonValue });
     const { expect } = spec;
     await Promise.all(
       set.ids.flatMap((_, i) => [
-        set.waitFor(i, event.call.id, 'hooks/intercept', expect.asked[i] ?? 0, margins.deliveryWaitMs),
-        set.waitFor(i, event.call.id, 'hooks/observe', expect.observed?.[i] ?? 0, margins.deliveryWaitMs),
+        set.waitFor(i, judged, 'hooks/intercept', expect.asked[i] ?? 0, margins.deliveryWaitMs),
+        set.waitFor(i, judged, 'hooks/observe', expect.observed?.[i] ?? 0, margins.deliveryWaitMs),
       ]),
     );
     if (transport !== 'http') await new Promise((resolve) => setTimeout(resolve, margins.strayFrameWaitMs));
-    const calls = set.ids.map((_, i) => set.callAt(i, event.call.id));
+    const calls = set.ids.map((_, i) => set.callAt(i, judged));
     ctx.evidence({ backends: evidenceOf(set.ids, calls) });
     const problems = chainProblems(expect, result, calls, margins.serialSlackMs);
     if (problems.length > 0) throw new CaseFailure(problems);

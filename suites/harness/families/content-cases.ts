@@ -28,6 +28,9 @@ import { driverCase } from '../kit/define.js';
 import { configureHarness } from '../kit/driver-session.js';
 import { samplePayload } from '../kit/event-payloads.js';
 import type { FixtureState, HarnessFixture } from '../kit/fixture.js';
+import { stepIds } from '../kit/run-step.js';
+import { CaseSteps, issuedBySuite } from '../kit/step-identity.js';
+import { decodeFrames } from '../kit/wire-records.js';
 import {
   contentViolations,
   leakProblems,
@@ -144,10 +147,13 @@ async function raiseWithContent(
   if (isJsonObject(payload.call)) payload.call = { id: `call-${state.prefix}-${n}` };
   placeContent(type, payload, messages);
   const event = { type, id: `evt-${state.prefix}-${n}`, session: { id: `sess-${state.prefix}` }, ...payload };
+  const steps = new CaseSteps([stepIds(event)], issuedBySuite(state.prefix));
+  steps.begin(0);
   const result = await state.client.invoke({ event });
+  steps.addId(0, result.eventId);
   ctx.evidence({ invoke: { event, result: result as unknown as JsonValue } });
-  const eventIds = new Set([event.id, ...(result.eventId === undefined ? [] : [result.eventId])]);
-  const ours = (r: InboundRecord) => r.eventId !== undefined && eventIds.has(r.eventId);
+  const belongs = steps.of(0);
+  const ours = (r: InboundRecord) => decodeFrames([r]).some(belongs);
   const framesOf = (spec: ContentSubscriptionSpec) =>
     http
       .recordings({ type: 'inbound' })

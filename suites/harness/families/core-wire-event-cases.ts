@@ -21,8 +21,8 @@ function wireEventCheck(name: string, ids: readonly string[]): CaseCheck {
   return {
     name,
     async run(run, context) {
-      await context.waitForFrames(run.callId, 'hooks/intercept', 1);
-      const requests = context.recordsNow(run.callId).requests;
+      await context.waitForFrames(run.index, 'hooks/intercept', 1);
+      const requests = context.recordsNow(run.index).requests;
       if (requests.length === 0) return ['no hooks/intercept request for this call reached the mock'];
       const problems: string[] = [];
       for (const frame of requests) {

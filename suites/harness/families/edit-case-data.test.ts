@@ -71,7 +71,7 @@ describe('AHP-EDIT-001 case data', () => {
         const chain = { name: c.label, transport, links: c.links, ...(c.observe ? { observe: true } : {}) };
         const registration = chainRegistration(chain, endpoints, 1000);
         expect(validateRegistration(registration).ok, `${transport} ${c.label}`).toBe(true);
-        expect(parseScenarioValue(chainScenario(chain, 'call-1'), c.label).ok).toBe(true);
+        expect(parseScenarioValue(chainScenario(chain, ['evt-1', 'call-1']), c.label).ok).toBe(true);
       }
     }
   });

@@ -23,7 +23,8 @@ import { driverCase } from '../kit/define.js';
 import { configureHarness } from '../kit/driver-session.js';
 import { usableTransports } from '../kit/features.js';
 import type { FixtureState, HarnessFixture } from '../kit/fixture.js';
-import { awaitDeliveries, CaseFailure } from '../kit/run-step.js';
+import { awaitDeliveries, CaseFailure, stepIds } from '../kit/run-step.js';
+import { CaseSteps, issuedBySuite } from '../kit/step-identity.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { recordsForCall, type CaseRecords, type WireFrame } from '../kit/wire-records.js';
 import {
@@ -76,7 +77,8 @@ async function runChain(
 ): Promise<ChainRun> {
   const event = editEvent(state.prefix, ++state.counter);
   const mock = chain.transport === 'http' ? state.mocks.http : state.mocks.control;
-  mock.setScenario(chainScenario(chain, event.call.id));
+  const steps = new CaseSteps([stepIds(event)], issuedBySuite(state.prefix));
+  mock.setScenario(chainScenario(chain, stepIds(event)));
   mock.reset();
   const registration = chainRegistration(chain, state.mocks.endpoints, state.margins.answerDeadlineMs);
   ctx.evidence({ transport: chain.transport, registration });
@@ -88,17 +90,19 @@ async function runChain(
         configured.issues.map((i) => `${i.path} ${i.message}`).join('; '),
     ]);
   }
+  steps.begin(0);
   const answer = await state.client.invoke({ event });
+  steps.addId(0, answer.eventId);
   ctx.evidence({ answer: answer as unknown as JsonValue });
   const probe = linkCase(chain, 'fail-closed');
-  const eventIds = [event.id as string, ...(answer.eventId === undefined ? [] : [answer.eventId])];
-  const recorded = () => recordsForCall(mock.recordings(), { callId: event.call.id, eventIds });
-  await awaitDeliveries(state, probe, event.call.id, 1);
+  const ours = steps.of(0);
+  const recorded = () => recordsForCall(mock.recordings(), ours);
+  await awaitDeliveries(state, probe, ours, 1);
   before?.(recorded().requests[0]);
   // The driver answers once the call settled, so every request was sent: a shortfall is the
   // harness's, and the wait ends once the wire is quiet.
-  await awaitDeliveries(state, probe, event.call.id, expectedRequests, 'hooks/intercept', true);
-  if (chain.observe) await awaitDeliveries(state, probe, event.call.id, 1, 'hooks/observe', true);
+  await awaitDeliveries(state, probe, ours, expectedRequests, 'hooks/intercept', true);
+  if (chain.observe) await awaitDeliveries(state, probe, ours, 1, 'hooks/observe', true);
   const records = recorded();
   ctx.evidence({ seenInputs: records.requests.map((r) => toolInput(r) ?? null) });
   return { answer, records };

@@ -13,6 +13,7 @@ import { PROTOCOL_VERSION } from '../../../protocol/wire-types.js';
 import type { DriverToolEvent } from '../../driver/index.js';
 import type { HarnessCase } from '../kit/case-model.js';
 import { caseRegistration, type MockEndpoints } from '../kit/registration.js';
+import { identifiedRules, type StepReply } from '../kit/scenario.js';
 import type { HarnessTransport } from '../kit/timing.js';
 
 /** One interceptor of the chain: what its backend answers, and its subscription's policy. */
@@ -81,8 +82,12 @@ export function chainRegistration(chain: EditChain, endpoints: MockEndpoints, ti
   return { protocolVersion: PROTOCOL_VERSION, hooks };
 }
 
-/** The scenario: the call's n-th intercept request gets the n-th link's effects; observers nothing. */
-export function chainScenario(chain: EditChain, callId: string): Scenario {
+/**
+ * The scenario: the call's n-th intercept request gets the n-th link's effects; observers nothing.
+ * `ids` are the call's identities (kit/step-identity.ts): a request carrying none of them in any
+ * identity field is answered the same, in turn.
+ */
+export function chainScenario(chain: EditChain, ids: readonly string[]): Scenario {
   const rules: Rule[] = [
     {
       name: 'observe',
@@ -90,16 +95,13 @@ export function chainScenario(chain: EditChain, callId: string): Scenario {
       behaviour: { kind: 'silent' },
     },
   ];
-  chain.links.forEach((link, i) => {
+  const replies: StepReply[] = chain.links.map((link, i) => {
     const behaviour: Behaviour = { kind: 'respond', effects: link.effects };
-    const rule: Rule = {
-      name: `interceptor ${i + 1}`,
-      match: { method: 'hooks/intercept', fields: [{ path: 'call.id', equals: callId }] },
-      behaviour,
-    };
     // The last link answers any further request too (a harness retrying, or calling too often).
-    if (i < chain.links.length - 1) rule.times = 1;
-    rules.push(rule);
+    return i < chain.links.length - 1
+      ? { name: `interceptor ${i + 1}`, behaviour, times: 1 }
+      : { name: `interceptor ${i + 1}`, behaviour };
   });
+  rules.push(...identifiedRules([ids], [replies]));
   return { name: chain.name, rules };
 }

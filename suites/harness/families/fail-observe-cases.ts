@@ -23,8 +23,8 @@ const observerReached: CaseCheck = {
   name: 'observe notification delivered',
   async run(run, context) {
     // Stdio mocks record through the control server, possibly after the driver answered.
-    await context.waitForFrames(run.callId, 'hooks/observe', 1);
-    return context.recordsNow(run.callId).notifications.length > 0
+    await context.waitForFrames(run.index, 'hooks/observe', 1);
+    return context.recordsNow(run.index).notifications.length > 0
       ? []
       : [
           'no hooks/observe notification for this call reached the mock, so the observer failure was never exercised',

@@ -12,8 +12,8 @@ const copiesIdentical: CaseCheck = {
   async run(run, context) {
     // The call owns its observations, so every retry happened before the driver answered; an
     // HTTP mock records each request as it arrives.
-    await context.waitForFrames(run.callId, 'hooks/observe', 1);
-    const copies = context.recordsNow(run.callId).notifications;
+    await context.waitForFrames(run.index, 'hooks/observe', 1);
+    const copies = context.recordsNow(run.index).notifications;
     if (copies.length === 0) return ['no hooks/observe notification for this call reached the mock'];
     if (copies.length === 1) {
       return context.untested(

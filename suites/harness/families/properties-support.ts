@@ -15,10 +15,12 @@ import type { FixtureState } from '../kit/fixture.js';
 import { unmetNeeds, usableTransports } from '../kit/features.js';
 import { configureHarness } from '../kit/driver-session.js';
 import { caseRegistration, interceptSubscription } from '../kit/registration.js';
+import { stepIds } from '../kit/run-step.js';
+import { identifiedRules } from '../kit/scenario.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { decodeFrames, type WireFrame } from '../kit/wire-records.js';
 import type { Prediction } from './properties-model.js';
-import { loadScenario, mockOf, nextEvent } from './shutdown-support.js';
+import { callSteps, loadScenario, mockOf, nextEvent } from './shutdown-support.js';
 
 /**
  * The transports a property's runs draw from, among those the driver announces: mostly HTTP (no
@@ -78,14 +80,9 @@ export async function runCallPlan(
   expectedDeliveries: number,
 ): Promise<CallRun> {
   const event = nextEvent(state);
-  loadScenario(state, plan.transport, {
-    rules: [
-      {
-        match: { method: 'hooks/intercept', fields: [{ path: 'call.id', equals: event.call.id }] },
-        behaviour: { kind: 'sequence', steps: plan.deliveries },
-      },
-    ],
-  });
+  const steps = callSteps(state, [event]);
+  const replies = [[{ name: 'the call', behaviour: { kind: 'sequence' as const, steps: plan.deliveries } }]];
+  loadScenario(state, plan.transport, { rules: identifiedRules([stepIds(event)], replies) });
   const base = { transport: plan.transport, policy: 'fail-closed' } as HarnessCase;
   const registration = caseRegistration(base, state.mocks.endpoints, plan.timeoutMs);
   const backend = (registration.hooks as JsonObject[])[0] as JsonObject;
@@ -98,11 +95,14 @@ export async function runCallPlan(
   });
   if (!configured.accepted)
     throw new Error(`the harness refused a valid registration: ${JSON.stringify(configured.issues)}`);
+  steps.begin(0);
   const result = await state.client.invoke({ event });
+  steps.addId(0, result.eventId);
   const mock = mockOf(state, plan.transport);
+  const ours = steps.of(0);
   const requestsNow = () =>
     decodeFrames(mock.recordings({ type: 'inbound' })).filter(
-      (f) => f.callId === event.call.id && f.method === 'hooks/intercept',
+      (f) => f.method === 'hooks/intercept' && ours(f),
     );
   // Stdio mocks record through the control server, possibly just after the driver answered.
   await mock

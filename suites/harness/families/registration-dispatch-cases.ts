@@ -100,7 +100,7 @@ function noObserveToInterceptor(strayWaitMs: number): CaseCheck {
     async run(run, context) {
       // A stdio mock records what the harness wrote on its own schedule, possibly after the answer.
       if (strayWaitMs > 0) await new Promise((resolve) => setTimeout(resolve, strayWaitMs));
-      const notifications = context.recordsNow(run.callId).notifications.length;
+      const notifications = context.recordsNow(run.index).notifications.length;
       return notifications === 0
         ? []
         : [

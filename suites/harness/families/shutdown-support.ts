@@ -14,8 +14,10 @@ import type { FixtureState } from '../kit/fixture.js';
 import { configureHarness } from '../kit/driver-session.js';
 import { caseRegistration } from '../kit/registration.js';
 import { caseEvent } from '../kit/run-case.js';
+import { stepIds } from '../kit/run-step.js';
+import { CaseSteps, issuedBySuite } from '../kit/step-identity.js';
 import type { HarnessTransport } from '../kit/timing.js';
-import { decodeFrames } from '../kit/wire-records.js';
+import { decodeFrames, type WireFrame } from '../kit/wire-records.js';
 
 /** The bound on a whole shutdown, SIGTERM-ignoring backends included (DESIGN.md: 5 s, scaled). */
 export const SHUTDOWN_BOUND_MS = 5000;
@@ -98,16 +100,29 @@ export function nextEvent(state: FixtureState): DriverToolEvent {
   return caseEvent(state, ++state.counter);
 }
 
-/** How many intercept requests of the call reached the mock. */
-export function requestsOf(state: FixtureState, transport: HarnessTransport, callId: string): number {
+/** The calls of a case, attributed as every case's (kit/step-identity.ts). */
+export function callSteps(state: FixtureState, events: readonly DriverToolEvent[]): CaseSteps {
+  return new CaseSteps(events.map(stepIds), issuedBySuite(state.prefix));
+}
+
+/** How many intercept requests of the call (the frames `belongs` picks) reached the mock. */
+export function requestsOf(
+  state: FixtureState,
+  transport: HarnessTransport,
+  belongs: (frame: WireFrame) => boolean,
+): number {
   return decodeFrames(mockOf(state, transport).recordings({ type: 'inbound' })).filter(
-    (f) => f.callId === callId && f.method === 'hooks/intercept',
+    (f) => f.method === 'hooks/intercept' && belongs(f),
   ).length;
 }
 
 /** Waits until the call's first request has reached the mock (fails the case if it never does). */
-export async function awaitRequest(state: FixtureState, transport: HarnessTransport, callId: string) {
-  await mockOf(state, transport).waitForDelivery(() => requestsOf(state, transport, callId) > 0, {
+export async function awaitRequest(
+  state: FixtureState,
+  transport: HarnessTransport,
+  belongs: (frame: WireFrame) => boolean,
+) {
+  await mockOf(state, transport).waitForDelivery(() => requestsOf(state, transport, belongs) > 0, {
     timeoutMs: state.margins.deliveryWaitMs + state.margins.answerDeadlineMs,
   });
 }

@@ -13,6 +13,7 @@ import { useHarnessFixture } from '../kit/fixture.js';
 import { HARNESS_TRANSPORTS, type HarnessTransport } from '../kit/timing.js';
 import {
   awaitRequest,
+  callSteps,
   configureBackend,
   loadScenario,
   nextEvent,
@@ -66,8 +67,10 @@ for (const transport of STDIO) {
         timeoutMs: state.margins.answerDeadlineMs,
       });
       const event = nextEvent(state);
+      const steps = callSteps(state, [event]);
+      steps.begin(0);
       const call = state.client.invoke({ event });
-      await awaitRequest(state, transport, event.call.id);
+      await awaitRequest(state, transport, steps.of(0));
       if (transport === 'stdio-persistent') await call;
       const pids = state.mocks.control.pids();
       if (pids.length === 0)
@@ -127,9 +130,12 @@ for (const transport of HARNESS_TRANSPORTS) {
         policy: 'fail-open',
         timeoutMs: state.margins.answerDeadlineMs,
       });
-      await state.client.invoke({ event: nextEvent(state) });
+      const [before, after] = [nextEvent(state), nextEvent(state)];
+      const steps = callSteps(state, [before, after]);
+      steps.begin(0);
+      await state.client.invoke({ event: before });
       await closeHarness(state);
-      const after = nextEvent(state);
+      steps.begin(1);
       const outcome = await state.client.invoke({ event: after }).then(
         (result) => ({ answered: result }),
         (error: unknown) => ({ error }),
@@ -143,7 +149,7 @@ for (const transport of HARNESS_TRANSPORTS) {
         problems.push(`invoke after close did not fail with an error answer: ${String(outcome.error)}`);
       }
       // Whatever the driver answered, the mock must have seen nothing of this call.
-      const reached = requestsOf(state, transport, after.call.id);
+      const reached = requestsOf(state, transport, steps.of(1));
       if (reached > 0)
         problems.push(`${reached} request(s) of the call made after close reached the backend`);
       ctx.evidence({ afterClose: 'answered' in outcome ? 'answered' : String(outcome.error), reached });
@@ -164,8 +170,10 @@ for (const transport of HARNESS_TRANSPORTS) {
         timeoutMs: state.margins.answerDeadlineMs,
       });
       const event = nextEvent(state);
+      const steps = callSteps(state, [event]);
+      steps.begin(0);
       const call = state.client.invoke({ event });
-      await awaitRequest(state, transport, event.call.id);
+      await awaitRequest(state, transport, steps.of(0));
       const closing = performance.now();
       await closeHarness(state);
       const result = await call;

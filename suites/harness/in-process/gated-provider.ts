@@ -12,6 +12,7 @@ import type {
   InvokeResult,
   TokenProvider,
 } from '../../../reference-harness/index.js';
+import { identifiesAs } from '../kit/step-identity.js';
 import { decodeFrames } from '../kit/wire-records.js';
 import type { LibraryHarness } from './library-target.js';
 
@@ -115,10 +116,13 @@ export function startCall(
   return { callId, result };
 }
 
-/** The `authorization` header of each intercept request the mock received for the call. */
+/**
+ * The `authorization` header of each intercept request the mock received for the call: any frame
+ * that carries its call id in an identity field (the harness picks the event ids here).
+ */
 export function requestsOf(http: HttpMock, callId: string): Array<string | undefined> {
   return decodeFrames(http.recordings({ type: 'inbound' }))
-    .filter((f) => f.callId === callId && f.method === 'hooks/intercept')
+    .filter((f) => f.method === 'hooks/intercept' && identifiesAs(f, [callId]))
     .map((f) => f.authorization);
 }
 

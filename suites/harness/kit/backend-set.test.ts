@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { validateRegistration } from '../../../protocol/registration.js';
 import { setBackendId, startBackendSet } from './backend-set.js';
+import { CaseSteps } from './step-identity.js';
 
-function intercept(callId: string): string {
+function intercept(callId: string, eventId = `evt-${callId}`): string {
   return JSON.stringify({
     jsonrpc: '2.0',
-    id: `evt-${callId}`,
+    id: eventId,
     method: 'hooks/intercept',
     params: {
       protocolVersion: 'draft',
       event: {
-        id: `evt-${callId}`,
+        id: eventId,
         type: 'tool.before',
         call: { id: callId },
         tool: { name: 'Bash', input: {} },
@@ -22,13 +23,18 @@ function intercept(callId: string): string {
 
 describe('startBackendSet', () => {
   it('gives each backend its own mock, registration entry and recordings, with reply times', async () => {
-    const set = await startBackendSet('http', [
-      {
-        subscriptions: [{ mode: 'intercept', policy: 'fail-closed', timeoutMs: 1000 }],
-        replies: { c1: { kind: 'delay', ms: 40, then: { kind: 'respond' } } },
-      },
-      { subscriptions: [{ mode: 'observe' }], replies: {} },
-    ]);
+    const steps = new CaseSteps([['evt-c1', 'c1']]);
+    const set = await startBackendSet(
+      'http',
+      [
+        {
+          subscriptions: [{ mode: 'intercept', policy: 'fail-closed', timeoutMs: 1000 }],
+          replies: [{ kind: 'delay', ms: 40, then: { kind: 'respond' } }],
+        },
+        { subscriptions: [{ mode: 'observe' }], replies: [] },
+      ],
+      steps,
+    );
     try {
       const registration = set.registration();
       expect(validateRegistration(registration).ok).toBe(true);
@@ -37,23 +43,60 @@ describe('startBackendSet', () => {
       const [first, second] = hooks.map((h) => h.transport.url);
       expect(first).not.toBe(second);
 
+      set.begin(0);
       const reply = await fetch(first as string, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: intercept('c1'),
       });
       expect(await reply.json()).toMatchObject({ result: { effects: [] } });
-      await set.waitFor(0, 'c1', 'hooks/intercept', 1, 1000);
+      await set.waitFor(0, 0, 'hooks/intercept', 1, 1000);
 
-      const asked = set.callAt(0, 'c1');
+      const asked = set.callAt(0, 0);
       expect(asked.requests).toHaveLength(1);
       const [timed] = asked.requests;
       expect((timed?.repliedAtWallMs ?? 0) - (timed?.arrivedAtWallMs ?? 0)).toBeGreaterThanOrEqual(39);
-      expect(set.callAt(1, 'c1')).toEqual({ requests: [], notifications: [] });
+      expect(set.callAt(1, 0)).toEqual({ requests: [], notifications: [] });
       // Nothing to wait for returns at once, even on a backend that received nothing.
       const started = performance.now();
-      await set.waitFor(1, 'c1', 'hooks/intercept', 0, 5000);
+      await set.waitFor(1, 0, 'hooks/intercept', 0, 5000);
       expect(performance.now() - started).toBeLessThan(1000);
+    } finally {
+      await set.close();
+    }
+  });
+
+  it('answers each step as scripted, and a request that identifies with no step as the step in progress', async () => {
+    const steps = new CaseSteps([
+      ['evt-a', 'call-a'],
+      ['evt-b', 'call-b'],
+    ]);
+    const deny = { kind: 'deny' as const, reason: 'second' };
+    const set = await startBackendSet(
+      'http',
+      [
+        {
+          subscriptions: [{ mode: 'intercept', policy: 'fail-closed', timeoutMs: 1000 }],
+          replies: [undefined, deny],
+        },
+      ],
+      steps,
+    );
+    const url = (set.registration().hooks as { transport: { url: string } }[])[0]?.transport.url as string;
+    const post = async (body: string) =>
+      (await (
+        await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      ).json()) as { result: { effects: unknown[] } };
+    try {
+      set.begin(0);
+      expect((await post(intercept('call-other', 'evt-own-1'))).result.effects).toEqual([]);
+      set.begin(1);
+      // Step 1's identity answers as step 1 even during step 2; an unidentified request as step 2.
+      expect((await post(intercept('call-a', 'evt-own-2'))).result.effects).toEqual([]);
+      expect((await post(intercept('call-other', 'evt-own-3'))).result.effects).toHaveLength(1);
+      expect((await post(intercept('call-b'))).result.effects).toHaveLength(1);
+      expect(set.callAt(0, 0).requests).toHaveLength(2);
+      expect(set.callAt(0, 1).requests).toHaveLength(2);
     } finally {
       await set.close();
     }

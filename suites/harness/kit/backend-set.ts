@@ -2,9 +2,10 @@
  * Several mock backends in one registration, each its own mock with its own scenario and
  * recordings, so that the suite can tell which backend a frame reached and when: HTTP mocks (one
  * server each, in the suite's process) or stdio mocks (one control server each; the harness
- * spawns the processes). Each backend answers its intercept requests per call (`call.id`), and
- * what it received is read back with arrival and reply times on the wall clock, which is one
- * clock across the processes of a machine.
+ * spawns the processes). Each backend answers the intercept requests of each step of the case as
+ * scripted, the frames attributed to steps by kit/step-identity.ts (whatever identity fields they
+ * fill in), and what it received is read back with arrival and reply times on the wall clock,
+ * which is one clock across the processes of a machine.
  */
 import type { JsonObject } from '../../../protocol/json.js';
 import { PROTOCOL_VERSION } from '../../../protocol/wire-types.js';
@@ -15,8 +16,10 @@ import {
   type HttpMock,
   type MockControl,
   type RecordEntry,
-  type Rule,
+  type Scenario,
 } from '../../../mock-backend/index.js';
+import { identifiedRules, type StepReply } from './scenario.js';
+import type { CaseSteps } from './step-identity.js';
 import type { HarnessTransport } from './timing.js';
 import { decodeFrames, type WireFrame } from './wire-records.js';
 
@@ -27,8 +30,8 @@ export type SetSubscription =
 /** One backend of the set: its subscriptions (all to tool.before) and its reply per call. */
 export interface SetBackend {
   subscriptions: SetSubscription[];
-  /** What the backend does with the intercept request of each call, by `call.id` (default `[]`). */
-  replies: Readonly<Record<string, Behaviour>>;
+  /** What the backend does with the intercept requests of each step, by step index (absent: `[]`). */
+  replies: readonly (Behaviour | undefined)[];
 }
 
 /** What one backend received for one call, with the times the verdicts rest on. */
@@ -55,10 +58,12 @@ export interface BackendSet {
   readonly ids: readonly string[];
   /** The registration document with every backend, in order. */
   registration(): JsonObject;
-  /** What backend `index` received for the call. */
-  callAt(index: number, callId: string): BackendCall;
-  /** Waits (up to `timeoutMs`) until backend `index` holds `count` frames of `method` for the call. */
-  waitFor(index: number, callId: string, method: string, count: number, timeoutMs: number): Promise<void>;
+  /** Step `step` begins now: each backend answers unidentified requests as that step's. */
+  begin(step: number): void;
+  /** What backend `index` received for step `step`. */
+  callAt(index: number, step: number): BackendCall;
+  /** Waits (up to `timeoutMs`) until backend `index` holds `count` frames of `method` of step `step`. */
+  waitFor(index: number, step: number, method: string, count: number, timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -67,12 +72,19 @@ export function setBackendId(n: number): string {
   return `dev.ahp-conformance.chain-${n}`;
 }
 
-function scenarioRules(backend: SetBackend): Rule[] {
-  return Object.entries(backend.replies).map(([callId, behaviour]) => ({
-    name: `call ${callId}`,
-    match: { method: 'hooks/intercept', fields: [{ path: 'call.id', equals: callId }] },
-    behaviour,
-  }));
+function backendScenario(backend: SetBackend, steps: CaseSteps, current: number): Scenario {
+  // Every step gets a rule of its own, so that no request of another step takes its reply.
+  const replies = steps.steps.map((_, i): StepReply[] => [
+    { name: `step ${i + 1}`, behaviour: backend.replies[i] ?? { kind: 'respond' } },
+  ]);
+  return {
+    name: 'backend set',
+    rules: identifiedRules(
+      steps.steps.map((s) => s.ids),
+      replies,
+      current,
+    ),
+  };
 }
 
 function subscriptionDocument(subscription: SetSubscription): JsonObject {
@@ -89,9 +101,8 @@ type Mock = HttpMock | MockControl;
 
 async function startOne(
   transport: HarnessTransport,
-  backend: SetBackend,
+  scenario: Scenario,
 ): Promise<{ mock: Mock; entry: JsonObject }> {
-  const scenario = { name: 'backend set', rules: scenarioRules(backend) };
   if (transport === 'http') {
     const mock = await startHttpMock({ scenario, control: false });
     return { mock, entry: { type: 'http', url: mock.url } };
@@ -122,12 +133,18 @@ function timed(frame: WireFrame, written: Map<number, number>): TimedFrame {
   return out;
 }
 
-/** Starts one mock per backend over `transport`; closes what started if one fails. */
+/**
+ * Starts one mock per backend over `transport`, for the steps of one case; closes what started if
+ * one fails.
+ */
 export async function startBackendSet(
   transport: HarnessTransport,
   backends: readonly SetBackend[],
+  steps: CaseSteps,
 ): Promise<BackendSet> {
-  const started = await Promise.allSettled(backends.map((b) => startOne(transport, b)));
+  const started = await Promise.allSettled(
+    backends.map((b) => startOne(transport, backendScenario(b, steps, 0))),
+  );
   const mocks = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) {
@@ -135,10 +152,10 @@ export async function startBackendSet(
     throw failed.reason;
   }
   const ids = backends.map((_, i) => setBackendId(i + 1));
-  const callAt = (index: number, callId: string): BackendCall => {
+  const callAt = (index: number, step: number): BackendCall => {
     const entries = (mocks[index] as { mock: Mock }).mock.recordings();
     const written = writeWalls(entries);
-    const frames = decodeFrames(entries).filter((f) => f.callId === callId);
+    const frames = decodeFrames(entries).filter(steps.of(step));
     return {
       requests: frames
         .filter((f) => f.method === 'hooks/intercept' && f.kind === 'request')
@@ -156,15 +173,23 @@ export async function startBackendSet(
         subscriptions: b.subscriptions.map(subscriptionDocument),
       })),
     }),
+    begin(step) {
+      if (step > 0) {
+        backends.forEach((b, i) =>
+          (mocks[i] as { mock: Mock }).mock.setScenario(backendScenario(b, steps, step), { keepState: true }),
+        );
+      }
+      steps.begin(step);
+    },
     callAt,
-    async waitFor(index, callId, method, count, timeoutMs) {
+    async waitFor(index, step, method, count, timeoutMs) {
       // The mock's wait looks at deliveries: with none to look at, it would wait out the timeout.
       if (count <= 0) return;
       const { mock } = mocks[index] as { mock: Mock };
+      const belongs = steps.of(step);
       const matching = () =>
-        decodeFrames(mock.recordings({ type: 'inbound' })).filter(
-          (f) => f.callId === callId && f.method === method,
-        ).length;
+        decodeFrames(mock.recordings({ type: 'inbound' })).filter((f) => f.method === method && belongs(f))
+          .length;
       await mock.waitForDelivery(() => matching() >= count, { timeoutMs }).catch(() => undefined);
     },
     async close() {

@@ -147,7 +147,10 @@ export interface StepRun {
   eventId: string;
   /** The event id the suite suggested. */
   suggestedEventId: string;
-  /** What the step's frames are keyed by: `call.id` of a tool event, else the suggested event id. */
+  /**
+   * The call id of a tool event, else the suggested event id: how evidence names the step (its
+   * frames are attributed by kit/step-identity.ts, whatever identity fields they fill in).
+   */
   callId: string;
   expected: Expected;
   result: InvokeResult;
@@ -169,10 +172,13 @@ export interface CaseRunContext {
   stdioCommand: readonly string[];
   /** Every step run so far in this case, the current one last. */
   runs: readonly StepRun[];
-  /** Waits (bounded by the delivery margin) until the mock holds `count` frames of `method` for the call. */
-  waitForFrames(callId: string, method: string, count: number): Promise<void>;
-  /** The mock's records of a call as they are now (stdio mocks may record after the driver answered). */
-  recordsNow(callId: string): CaseRecords;
+  /**
+   * Waits (bounded by the delivery margin) until the mock holds `count` frames of `method` of step
+   * `step` (its index, `StepRun.index`; frames attributed by kit/step-identity.ts).
+   */
+  waitForFrames(step: number, method: string, count: number): Promise<void>;
+  /** The mock's records of step `step` as they are now (stdio mocks may record after the driver answered). */
+  recordsNow(step: number): CaseRecords;
   /** Everything the case's mock (of this case's lane) has recorded so far. */
   mockRecordings(): readonly RecordEntry[];
   /** Ends the case as untested: the target cannot show what the check needs. */

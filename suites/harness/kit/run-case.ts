@@ -19,11 +19,11 @@ import {
   mockFor,
   runStep,
   stepEvent,
-  stepKey,
-  stepKeyPath,
+  stepIds,
   type StepEvent,
 } from './run-step.js';
-import { caseScenario } from './scenario.js';
+import { caseScenario, type ScenarioInputs } from './scenario.js';
+import { CaseSteps, issuedBySuite } from './step-identity.js';
 import { stepEvidence } from './transcript.js';
 import { recordsForCall } from './wire-records.js';
 
@@ -124,18 +124,17 @@ async function attemptCase(
   const events = steps.map((s) => stepEvent(state, ++state.counter, s.event));
   const expectations = steps.map((s) => deriveExpectation(testCase, s, timeoutMs));
   const mock = mockFor(state, testCase);
-  mock.setScenario(
-    caseScenario(testCase, {
-      callIds: events.map(stepKey),
-      keyPaths: events.map(stepKeyPath),
-      eventIds: events.map((e) => e.id as string),
-      timeoutMs,
-      lateByMs: state.margins.lateByMs,
-      justLateByMs: state.margins.justLateByMs,
-      token: state.token,
-    }),
-  );
+  const inputs: ScenarioInputs = {
+    stepIds: events.map(stepIds),
+    eventIds: events.map((e) => e.id as string),
+    timeoutMs,
+    lateByMs: state.margins.lateByMs,
+    justLateByMs: state.margins.justLateByMs,
+    token: state.token,
+  };
+  mock.setScenario(caseScenario(testCase, inputs));
   mock.reset();
+  const caseSteps = new CaseSteps(events.map(stepIds), issuedBySuite(state.prefix));
   if (!(await configureCase(state, testCase, ctx, timeoutMs, expectations[0] as Expected))) {
     return { verdict: 'done' };
   }
@@ -147,24 +146,23 @@ async function attemptCase(
     httpUrl: state.mocks.endpoints.httpUrl,
     stdioCommand: state.mocks.endpoints.stdio,
     runs: [],
-    waitForFrames: (callId, method, count) => awaitDeliveries(state, testCase, callId, count, method),
+    waitForFrames: (step, method, count) =>
+      awaitDeliveries(state, testCase, caseSteps.of(step), count, method),
     untested: (reason) => ctx.untested(reason),
-    mockRecordings: () => mockFor(state, testCase).recordings(),
-    recordsNow: (callId) =>
-      recordsForCall(mockFor(state, testCase).recordings(), {
-        callId,
-        eventIds: events.filter((e) => stepKey(e) === callId).map((e) => e.id as string),
-      }),
+    mockRecordings: () => mock.recordings(),
+    recordsNow: (step) => recordsForCall(mock.recordings(), caseSteps.of(step)),
   };
   const evidence: JsonObject[] = [];
   const runs: StepRun[] = [];
   for (const [i, step] of steps.entries()) {
+    // An intercept request that identifies with no step gets the behaviour of the step in progress.
+    if (i > 0) mock.setScenario(caseScenario(testCase, { ...inputs, current: i }), { keepState: true });
     const outcome = await runStep(
       state,
       testCase,
       step,
       i,
-      { event: events[i] as StepEvent, expected: expectations[i] as Expected },
+      { event: events[i] as StepEvent, expected: expectations[i] as Expected, steps: caseSteps },
       { ...runContext, runs },
     );
     runs.push(outcome.run);

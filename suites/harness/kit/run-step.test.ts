@@ -5,8 +5,8 @@ import {
   deadlineRaceLost,
   pendingRaceLost,
   stepEvent,
-  stepKey,
-  stepKeyPath,
+  stepIds,
+  stepName,
 } from './run-step.js';
 
 const testCase: HarnessCase = {
@@ -101,23 +101,22 @@ describe('pendingRaceLost', () => {
 describe('stepEvent', () => {
   const state = { prefix: 'p' };
 
-  it('keeps the v1 tool.before shape and keys it by call.id', () => {
+  it('keeps the v1 tool.before shape, identified by its event id and call id', () => {
     const event = stepEvent(state, 1);
     expect(event.type).toBeUndefined();
-    expect(stepKey(event)).toBe('call-p-1');
-    expect(stepKeyPath(event)).toBe('call.id');
+    expect(stepIds(event)).toEqual(['evt-p-1', 'call-p-1']);
+    expect(stepName(event)).toBe('call-p-1');
   });
 
-  it('names any other type, carries its sample payload and keys it by the event id', () => {
+  it('names any other type, carries its sample payload and is identified by the event id', () => {
     const event = stepEvent(state, 2, 'turn.start');
     expect(event).toMatchObject({ type: 'turn.start', id: 'evt-p-2', trigger: 'user' });
-    expect(stepKey(event)).toBe('evt-p-2');
-    expect(stepKeyPath(event)).toBe('id');
+    expect(stepIds(event)).toEqual(['evt-p-2']);
+    expect(stepName(event)).toBe('evt-p-2');
   });
 
   it('gives a tool event other than tool.before a unique call id', () => {
     const event = stepEvent(state, 3, 'tool.after');
-    expect(stepKey(event)).toBe('call-p-3');
-    expect(stepKeyPath(event)).toBe('call.id');
+    expect(stepIds(event)).toEqual(['evt-p-3', 'call-p-3']);
   });
 });

@@ -12,7 +12,8 @@ import { judgeAnswer } from './judge.js';
 import { readJustLate, type JustLateReading } from './just-late.js';
 import { CASE_BACKEND_ID } from './registration.js';
 import { checkWire } from './wire-check.js';
-import { decodeFrames, recordsForCall } from './wire-records.js';
+import type { CaseSteps } from './step-identity.js';
+import { decodeFrames, recordsForCall, type WireFrame } from './wire-records.js';
 
 /** The event of one step as `invoke` sends it. */
 export type StepEvent = InvokeParams['event'];
@@ -44,18 +45,19 @@ export function stepEvent(
 }
 
 /**
- * What a step's frames are found by: the `call.id` of a tool event (stable whatever event id the
- * harness picks), else the suggested event id, which a v1.1 harness keeps (it fills in only a missing id).
+ * The identities of a step's frames (kit/step-identity.ts): the suggested event id, which a v1.1
+ * harness keeps (it fills in only a missing id), and the call id of a tool event.
  */
-export function stepKey(event: StepEvent): string {
+export function stepIds(event: StepEvent): string[] {
   const call = event.call;
-  if (isJsonObject(call) && typeof call.id === 'string') return call.id;
-  return event.id as string;
+  const callId = isJsonObject(call) && typeof call.id === 'string' ? [call.id] : [];
+  return [event.id as string, ...callId];
 }
 
-/** The event field a mock rule matches `stepKey` on. */
-export function stepKeyPath(event: StepEvent): 'call.id' | 'id' {
-  return isJsonObject(event.call) ? 'call.id' : 'id';
+/** The call id of a tool event, else the suggested event id: how evidence names the step. */
+export function stepName(event: StepEvent): string {
+  const ids = stepIds(event);
+  return ids[ids.length - 1] as string;
 }
 
 /** A case failure carrying every problem, one per line. */
@@ -74,28 +76,28 @@ export function mockFor(state: FixtureState, testCase: HarnessCase) {
 const QUIET_POLL_MS = 50;
 
 /**
- * Waits until the mock recorded `count` frames of the call. Stdio mocks record through the control
- * server, possibly after the driver answered, hence the wait (up to `deliveryWaitMs`; a case whose
- * frames all arrive never waits long). With `mayFallShort` (an expectation that allows fewer
- * deliveries than attempts, such as a retry the deadline cut before its per_event process read the
- * request) the wait also ends once the wire has been quiet for the settle tolerance: no recording
- * and no mock process alive, so no straggler can still deliver; before, such a case waited the
- * whole delivery window for a frame that never comes.
+ * Waits until the mock recorded `count` frames of `method` that `belongs` picks (one step's, see
+ * kit/step-identity.ts, which attributes every frame of the step whatever identity fields it
+ * fills in, so no wait is spent on a frame that identifies differently). Stdio mocks record
+ * through the control server, possibly after the driver answered, hence the wait (up to
+ * `deliveryWaitMs`; a case whose frames all arrive never waits long). With `mayFallShort` (an
+ * expectation that allows fewer deliveries than attempts, such as a retry the deadline cut before
+ * its per_event process read the request) the wait also ends once the wire has been quiet for the
+ * settle tolerance: no recording and no mock process alive, so no straggler can still deliver;
+ * before, such a case waited the whole delivery window for a frame that never comes.
  */
 export async function awaitDeliveries(
   state: FixtureState,
   testCase: HarnessCase,
-  callId: string,
+  belongs: (frame: WireFrame) => boolean,
   count: number,
   method = 'hooks/intercept',
   mayFallShort = false,
 ): Promise<void> {
   const mock = mockFor(state, testCase);
-  // A frame without call.id (an event other than a tool event) is keyed by its event id.
   const matching = () =>
-    decodeFrames(mock.recordings({ type: 'inbound' })).filter(
-      (f) => (f.callId ?? f.eventId) === callId && f.method === method,
-    ).length;
+    decodeFrames(mock.recordings({ type: 'inbound' })).filter((f) => f.method === method && belongs(f))
+      .length;
   if (!mayFallShort) {
     await mock
       .waitForDelivery(() => matching() >= count, { timeoutMs: state.margins.deliveryWaitMs })
@@ -127,7 +129,7 @@ export async function runStep(
   testCase: HarnessCase,
   step: CaseStep,
   index: number,
-  ids: { event: StepEvent; expected: Expected },
+  ids: { event: StepEvent; expected: Expected; steps: CaseSteps },
   runContext: CaseRunContext,
 ): Promise<{
   run: StepRun;
@@ -137,33 +139,34 @@ export async function runStep(
   justLate?: JustLateReading;
   undecidable?: string;
 }> {
-  const { event, expected } = ids;
+  const { event, expected, steps } = ids;
   const params: InvokeParams = { event };
   if (step.hostPermission !== undefined) params.hostPermission = step.hostPermission;
   if (step.invoke?.budgetMs !== undefined) params.budgetMs = step.invoke.budgetMs;
   if (step.invoke?.cancelAfterMs !== undefined) params.cancelAfterMs = step.invoke.cancelAfterMs;
+  steps.begin(index);
   const started = performance.now();
   const result: InvokeResult = await state.client.invoke(params);
   const elapsedMs = performance.now() - started;
+  steps.addId(index, result.eventId);
   const entry = result.audit.find((a) => a.backendId === CASE_BACKEND_ID && a.mode !== 'observe');
-  const key = stepKey(event);
+  const belongs = steps.of(index);
   if (expected.wire !== 'none') {
     await awaitDeliveries(
       state,
       testCase,
-      key,
+      belongs,
       Math.max(1, entry?.attempts ?? 1),
       'hooks/intercept',
       expected.wire === 'any',
     );
   }
-  const eventIds = [event.id as string, ...(result.eventId === undefined ? [] : [result.eventId])];
-  const records = recordsForCall(mockFor(state, testCase).recordings(), { callId: key, eventIds });
+  const records = recordsForCall(mockFor(state, testCase).recordings(), belongs);
   const run: StepRun = {
     index,
     eventId: result.eventId ?? (event.id as string),
     suggestedEventId: event.id as string,
-    callId: key,
+    callId: stepName(event),
     expected,
     result,
     records,

@@ -22,7 +22,7 @@ const base: HarnessCase = {
   ],
 };
 const inputs = {
-  callIds: ['c1', 'c2', 'c3'],
+  stepIds: [['e1', 'c1'], ['e2', 'c2'], ['e3']],
   eventIds: ['e1', 'e2', 'e3'],
   timeoutMs: 400,
   lateByMs: 300,
@@ -36,12 +36,13 @@ const endpoints = {
 };
 
 describe('caseScenario', () => {
-  it('answers each call by its call id, late steps delayed past the deadline, raw bytes with the event id', () => {
+  it('answers each step by its identity, late steps delayed past the deadline, raw bytes with the event id', () => {
     const s = caseScenario(base, inputs);
-    expect(s.rules.map((r) => r.match?.fields?.[0])).toEqual([
-      { path: 'call.id', equals: 'c1' },
-      { path: 'call.id', equals: 'c2' },
-      { path: 'call.id', equals: 'c3' },
+    expect(s.rules.map((r) => r.match)).toEqual([
+      { method: 'hooks/intercept', identity: ['e1', 'c1'] },
+      { method: 'hooks/intercept', identity: ['e2', 'c2'] },
+      { method: 'hooks/intercept', identity: ['e3'] },
+      { method: 'hooks/intercept' },
     ]);
     // A per_event hang is a plain hang: the mock process stays up until the harness kills it.
     expect(s.rules[0]?.behaviour).toEqual({ kind: 'hang' });
@@ -49,17 +50,12 @@ describe('caseScenario', () => {
     expect(s.rules[2]?.behaviour).toEqual({ kind: 'raw', chunks: [{ text: 'id=e3' }] });
   });
 
-  it('keys a step without a call (an event other than a tool event) by its event id', () => {
-    const s = caseScenario(base, {
-      ...inputs,
-      callIds: ['c1', 'e2', 'c3'],
-      keyPaths: ['call.id', 'id', 'call.id'],
-    });
-    expect(s.rules.map((r) => r.match?.fields?.[0])).toEqual([
-      { path: 'call.id', equals: 'c1' },
-      { path: 'id', equals: 'e2' },
-      { path: 'call.id', equals: 'c3' },
-    ]);
+  it('answers a request that identifies with no step as the step in progress', () => {
+    expect(caseScenario(base, inputs).rules[3]?.behaviour).toEqual({ kind: 'hang' });
+    const third = caseScenario(base, { ...inputs, current: 2 });
+    expect(third.rules[3]?.behaviour).toEqual({ kind: 'raw', chunks: [{ text: 'id=e3' }] });
+    // The rules before the last keep their places, so the mock's counts stay theirs.
+    expect(third.rules.slice(0, 3)).toEqual(caseScenario(base, inputs).rules.slice(0, 3));
   });
 
   it('puts the observe rule and the required token in place', () => {

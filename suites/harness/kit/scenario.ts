@@ -1,11 +1,13 @@
 /**
- * The mock scenario of a case: one rule per step keyed by the step's `call.id` (so each call gets
- * its own behaviour whatever event id the harness chose), the observe rule, and the case's extra
- * rules first. Pure.
+ * The mock scenario of a case: the case's extra rules first, the observe rule, one rule per step
+ * matched on the step's identity (its suggested event id and call id, in whichever identity field
+ * the frame carries them, kit/step-identity.ts), and last a rule for an intercept request that
+ * identifies with no step: it gets the behaviour of the step in progress, which the case sets again
+ * (keeping the mock's state) as each step begins. `identifiedRules` is the same for every family
+ * that scripts replies per call. Pure.
  */
-import type { Behaviour, Rule, Scenario } from '../../../mock-backend/index.js';
-import type { HarnessCase } from './case-model.js';
-import type { CaseStep } from './case-model.js';
+import type { Behaviour, Match, Rule, Scenario } from '../../../mock-backend/index.js';
+import type { CaseStep, HarnessCase } from './case-model.js';
 
 /** In the text of a `raw` behaviour's chunks, replaced by the step's suggested event id. */
 export const EVENT_ID_PLACEHOLDER = '{{event.id}}';
@@ -23,12 +25,12 @@ export function withEventId(behaviour: Behaviour, eventId: string): Behaviour {
 
 /** Inputs of a case's scenario that are only known at run time. */
 export interface ScenarioInputs {
-  /** The key of each step, in order: its call id, or its event id for an event without a call. */
-  callIds: readonly string[];
-  /** The event field each step's key is in (default `call.id`). */
-  keyPaths?: readonly ('call.id' | 'id')[];
+  /** The identities of each step, in order: its suggested event id, and its call id if it has one. */
+  stepIds: readonly (readonly string[])[];
   /** The suggested event id of each step, in order. */
   eventIds: readonly string[];
+  /** The step in progress (default 0), whose behaviour an unidentified intercept request gets. */
+  current?: number;
   timeoutMs: number;
   lateByMs: number;
   /** How long after the deadline a `late: 'just'` reply leaves (the scaled `justLateByMs`). */
@@ -37,29 +39,51 @@ export interface ScenarioInputs {
   token: string;
 }
 
-function stepRule(
-  testCase: HarnessCase,
-  step: CaseStep,
-  index: number,
-  callId: string,
-  inputs: ScenarioInputs,
-): Rule {
+function stepBehaviour(step: CaseStep, index: number, inputs: ScenarioInputs): Behaviour {
   const filled = withEventId(step.behaviour, inputs.eventIds[index] as string);
-  const behaviour = step.late
+  return step.late
     ? {
         kind: 'delay' as const,
         ms: inputs.timeoutMs + (step.late === 'just' ? inputs.justLateByMs : inputs.lateByMs),
         then: filled,
       }
     : filled;
-  return {
-    name: `step ${index + 1}`,
-    match: {
-      method: 'hooks/intercept',
-      fields: [{ path: inputs.keyPaths?.[index] ?? 'call.id', equals: callId }],
-    },
-    behaviour,
-  };
+}
+
+/** One scripted reply of a step's intercept requests (several with `times` answer in turn). */
+export interface StepReply {
+  name: string;
+  behaviour: Behaviour;
+  times?: number;
+}
+
+function replyRule(reply: StepReply, match: Match, suffix = ''): Rule {
+  const rule: Rule = { name: `${reply.name}${suffix}`, match, behaviour: reply.behaviour };
+  if (reply.times !== undefined) rule.times = reply.times;
+  return rule;
+}
+
+/**
+ * The rules answering the intercept requests of a case's steps: step i's replies for a request
+ * that identifies as step i (any identity field, kit/step-identity.ts), then the replies of the
+ * step in progress (`current`) for a request that identifies with no step. A case of several
+ * steps sets them again as each step begins, keeping the mock's state: the rules before the last
+ * group keep their places, so their counts stay theirs.
+ */
+export function identifiedRules(
+  stepIds: readonly (readonly string[])[],
+  replies: readonly (readonly StepReply[])[],
+  current = 0,
+): Rule[] {
+  const rules: Rule[] = [];
+  replies.forEach((stepReplies, i) => {
+    const identity = [...(stepIds[i] ?? [])];
+    for (const reply of stepReplies) rules.push(replyRule(reply, { method: 'hooks/intercept', identity }));
+  });
+  for (const reply of replies[current] ?? []) {
+    rules.push(replyRule(reply, { method: 'hooks/intercept' }, ' (the step in progress)'));
+  }
+  return rules;
 }
 
 /** The scenario loaded into the mock for one case. */
@@ -73,7 +97,10 @@ export function caseScenario(testCase: HarnessCase, inputs: ScenarioInputs): Sce
       behaviour: testCase.observe.behaviour,
     });
   }
-  steps.forEach((step, i) => rules.push(stepRule(testCase, step, i, inputs.callIds[i] as string, inputs)));
+  const replies = steps.map((step, i) => [
+    { name: `step ${i + 1}`, behaviour: stepBehaviour(step, i, inputs) },
+  ]);
+  rules.push(...identifiedRules(inputs.stepIds, replies, inputs.current ?? 0));
   const scenario: Scenario = { name: testCase.name, rules };
   if (testCase.mock?.process) scenario.process = testCase.mock.process;
   if (testCase.auth === 'token') scenario.http = { requireBearer: { token: inputs.token } };

@@ -58,7 +58,19 @@ describe('recordsForCall', () => {
     expect(writtenText([frame as never]).join('')).toContain('"reason":"No."');
   });
 
-  it('keeps only the frames of one call, observe notifications included', () => {
+  it('reads the call id where revision "0.1" kept it, tool.callId', () => {
+    const mock = createMock({ scenario: { rules: [] } });
+    const event = { id: 'evt-1', type: 'tool.before', tool: { name: 'Bash', callId: 'call-1', input: {} } };
+    const bytes = enc.encode(
+      JSON.stringify({ jsonrpc: '2.0', id: 'evt-1', method: 'hooks/intercept', params: { event } }),
+    );
+    mock.step({ bytes, transport: 'stdio', connectionId: '7', at });
+    const [frame] = decodeFrames(mock.recordings());
+    expect(frame?.toolCallId).toBe('call-1');
+    expect(frame).not.toHaveProperty('callId');
+  });
+
+  it('keeps the frames the filter picks, observe notifications included', () => {
     const mock = createMock({ scenario: { rules: [] } });
     const observe = enc.encode(
       JSON.stringify({
@@ -75,7 +87,7 @@ describe('recordsForCall', () => {
     ]) {
       mock.step({ bytes, transport: 'stdio', connectionId: '7', at });
     }
-    const r = recordsForCall(mock.recordings(), { callId: 'call-1', eventIds: ['evt-1'] });
+    const r = recordsForCall(mock.recordings(), (f) => f.callId === 'call-1');
     expect(r.frames.map((f) => f.delivery)).toEqual([1, 3, 4]);
     expect(r.requests.map((f) => f.jsonrpcId)).toEqual(['evt-1', 'x']);
     expect(r.notifications).toHaveLength(1);

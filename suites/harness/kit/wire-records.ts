@@ -34,6 +34,8 @@ export interface WireFrame {
   jsonrpcId?: JsonValue;
   eventId?: string;
   callId?: string;
+  /** `event.tool.callId`, where revision "0.1" kept the call id (read so matching never depends on it). */
+  toolCallId?: string;
   sessionId?: string;
   /** `params.capabilities.effects` of a request. */
   advertised?: string[];
@@ -57,7 +59,7 @@ function firstWrites(entries: readonly RecordEntry[]): Map<number, number | unde
   return writes;
 }
 
-/** The frames of one call (matched by call id, or event id when the frame has no call). */
+/** The frames of one call (attributed by kit/step-identity.ts). */
 export interface CaseRecords {
   frames: WireFrame[];
   /** The intercept requests among them. */
@@ -114,6 +116,8 @@ export function decodeFrames(entries: readonly RecordEntry[]): WireFrame[] {
     if (eventId !== undefined) frame.eventId = eventId;
     const callId = asString(read(message, 'params', 'event', 'call', 'id'));
     if (callId !== undefined) frame.callId = callId;
+    const toolCallId = asString(read(message, 'params', 'event', 'tool', 'callId'));
+    if (toolCallId !== undefined) frame.toolCallId = toolCallId;
     const sessionId = asString(read(message, 'params', 'event', 'session', 'id'));
     if (sessionId !== undefined) frame.sessionId = sessionId;
     if (Array.isArray(advertised)) frame.advertised = advertised.filter((e) => typeof e === 'string');
@@ -134,16 +138,19 @@ export function arrivalGapMs(first: WireFrame, later: WireFrame): number {
     : later.atWallMs - first.atWallMs;
 }
 
-/** The frames of one call: by `call.id`, or by event id for frames that carry no call. */
+/**
+ * The frames `belongs` picks (one step's, see kit/step-identity.ts), with the intercept requests and
+ * observe notifications among them.
+ */
 export function recordsForCall(
   entries: readonly RecordEntry[],
-  ids: { callId: string; eventIds: readonly string[] },
+  belongs: (frame: WireFrame) => boolean,
 ): CaseRecords {
-  const frames = decodeFrames(entries).filter((f) =>
-    f.callId !== undefined
-      ? f.callId === ids.callId
-      : f.eventId !== undefined && ids.eventIds.includes(f.eventId),
-  );
+  return recordsOf(decodeFrames(entries).filter(belongs));
+}
+
+/** Frames with the intercept requests and observe notifications among them. */
+export function recordsOf(frames: WireFrame[]): CaseRecords {
   return {
     frames,
     requests: frames.filter((f) => f.method === 'hooks/intercept' && f.kind === 'request'),
