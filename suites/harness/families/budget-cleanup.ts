@@ -5,6 +5,7 @@
  */
 import type { InboundRecord, RecordEntry } from '../../../mock-backend/index.js';
 import type { CaseCheck, CaseRunContext, StepRun } from '../kit/case-model.js';
+import { findingsOf } from '../kit/rules.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import { decodeFrames, type WireFrame } from '../kit/wire-records.js';
 import type { HarnessTransport } from '../kit/timing.js';
@@ -91,7 +92,8 @@ export function noDeliveryAfterExpiry(fixture: HarnessFixture, budgetMs: number)
       await new Promise((resolve) => setTimeout(resolve, watchMs));
       const frames = timedFrames(context.mockRecordings(), run.callId);
       const entry = run.result.audit.find((a) => a.backendId === context.backendId && a.mode !== 'observe');
-      return strayDeliveries(frames, budgetMs, DELIVERY_SLACK_MS * scale, entry?.attempts);
+      const stray = strayDeliveries(frames, budgetMs, DELIVERY_SLACK_MS * scale, entry?.attempts);
+      return findingsOf('budget.cleanup-not-permission', stray);
     },
   };
 }

@@ -13,6 +13,8 @@ const expected: Expected = {
   wire: 'delivered',
   audit: { outcome: 'no-effect', policy: 'fail-open' },
   because: 'a valid empty effect list',
+  rule: 'valid-result',
+  deliveryRule: 'delivery.request-sent',
 };
 const answer: InvokeResult = {
   decision: 'continue',
@@ -50,12 +52,17 @@ const records = (...frames: WireFrame[]): CaseRecords => ({
   notifications: frames.filter((f) => f.method === 'hooks/observe'),
 });
 
-const check = (r: CaseRecords, more: Partial<Parameters<typeof checkWire>[0]> = {}) =>
+const verdict = (r: CaseRecords, more: Partial<Parameters<typeof checkWire>[0]> = {}) =>
   checkWire({ expected, result: answer, records: r, backendId: ID, ...more });
+/** The messages of the findings, and the rules they name. */
+const check = (r: CaseRecords, more: Partial<Parameters<typeof checkWire>[0]> = {}) => {
+  const { findings, untested } = verdict(r, more);
+  return { problems: findings.map((f) => f.message), rules: findings.map((f) => f.rule), untested };
+};
 
 describe('checkWire', () => {
   it('accepts a delivery that matches the answer', () => {
-    expect(check(records(request()))).toEqual({ problems: [] });
+    expect(verdict(records(request()))).toEqual({ findings: [] });
   });
 
   it('a decision with no request on the wire fails', () => {
@@ -64,13 +71,20 @@ describe('checkWire', () => {
       'the audit reports 1 attempt(s) but the mock received 0 request(s)',
       'the audit says the backend answered ("no-effect") but the mock wrote no reply for this call',
     ]);
+    expect(check(records()).rules).toEqual([
+      'delivery.request-sent',
+      'audit.attempts',
+      'audit.answer-without-reply',
+    ]);
   });
 
   it('a delivery that must not happen fails', () => {
     const none = { ...expected, wire: 'none' as const, because: 'the bearer token variable is not set' };
-    expect(check(records(request()), { expected: none }).problems[0]).toMatch(
-      /received 1 frame\(s\).*nothing may be delivered/,
-    );
+    const undelivered = { ...none, deliveryRule: 'delivery.no-unauthenticated-fallback' as const };
+    const found = check(records(request()), { expected: undelivered });
+    expect(found.problems[0]).toMatch(/received 1 frame\(s\).*nothing may be delivered/);
+    // Whether a call may be delivered is the expectation's delivery rule.
+    expect(found.rules[0]).toBe('delivery.no-unauthenticated-fallback');
   });
 
   it('the JSON-RPC id must equal the event id', () => {
@@ -78,6 +92,7 @@ describe('checkWire', () => {
       'delivery 1: the JSON-RPC id "other" is not the event id "evt-1"',
     ]);
     expect(check(records(request({ hasId: false }))).problems).toHaveLength(1);
+    expect(check(records(request({ jsonrpcId: 'other' }))).rules).toEqual(['intercept.id-is-event-id']);
   });
 
   it('repeated deliveries must be byte-identical, and attempts must match the recordings', () => {
@@ -85,6 +100,7 @@ describe('checkWire', () => {
     const problems = check(records(request(), second)).problems;
     expect(problems).toContain('delivery 2 repeats the call with bytes that differ from delivery 1');
     expect(problems).toContain('the audit reports 1 attempt(s) but the mock received 2 request(s)');
+    expect(check(records(request(), second)).rules).toEqual(['retry.identical-bytes', 'audit.attempts']);
   });
 
   it('the reported event id must be the one on the wire', () => {
