@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { findingKey } from '../../kit/finding.js';
 import { blockingFinding, frameFault } from './blocking.js';
-import type { WireFrame } from './wire-records.js';
+import { unparseableFrame } from './test-support/wire-samples.js';
 
-function frame(text: string | { base64: string }, overrides: Partial<WireFrame> = {}): WireFrame {
-  return {
-    delivery: 1,
-    kind: 'unparseable',
-    transport: 'stdio',
-    connectionId: 'c1',
-    atMs: 0,
-    atWallMs: 0,
-    bytes: typeof text === 'string' ? { text } : text,
-    hasId: false,
-    behaviour: { kind: 'respond' },
-    actions: [],
-    ...overrides,
-  };
-}
+const frame = unparseableFrame;
 
 const request = frame('{"jsonrpc":"2.0","id":1,"method":"hooks/intercept","params":{}}', {
   kind: 'request',

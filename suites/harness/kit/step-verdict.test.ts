@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Expected, HarnessCase } from './case-model.js';
 import { finding } from './rules.js';
 import { framesSince, judgedByCase, stepBlocker } from './step-verdict.js';
-import type { CaseRecords, WireFrame } from './wire-records.js';
+import { ANSWERED, unparseableFrame } from './test-support/wire-samples.js';
+import type { CaseRecords } from './wire-records.js';
 
 const testCase: HarnessCase = {
   name: 'AHP-FAIL-001/x',
@@ -11,29 +12,8 @@ const testCase: HarnessCase = {
   policy: 'fail-closed',
   behaviour: { kind: 'respond' },
 };
-const expected: Expected = {
-  configure: 'accepted',
-  decision: 'continue',
-  synthetic: false,
-  interrupted: false,
-  wire: 'delivered',
-  audit: { outcome: 'no-effect', policy: 'fail-closed' },
-  because: 'b',
-  rule: 'valid-result',
-  deliveryRule: 'delivery.request-sent',
-};
-const garbage: WireFrame = {
-  delivery: 1,
-  kind: 'unparseable',
-  transport: 'stdio',
-  connectionId: 'c1',
-  atMs: 0,
-  atWallMs: 1000,
-  bytes: { text: 'not json' },
-  hasId: false,
-  behaviour: { kind: 'respond' },
-  actions: [],
-};
+const expected = ANSWERED;
+const garbage = unparseableFrame('not json', { atWallMs: 1000, connectionId: 'c1' });
 const none: CaseRecords = { frames: [], requests: [], notifications: [] };
 
 describe('judgedByCase', () => {

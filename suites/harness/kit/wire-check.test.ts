@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { InvokeResult } from '../../driver/index.js';
-import type { Expected } from './case-model.js';
+import { ANSWERED, wireFrame } from './test-support/wire-samples.js';
 import { checkWire } from './wire-check.js';
 import type { CaseRecords, WireFrame } from './wire-records.js';
 
 const ID = 'dev.ahp-conformance.mock';
-const expected: Expected = {
-  configure: 'accepted',
-  decision: 'continue',
-  synthetic: false,
-  interrupted: false,
-  wire: 'delivered',
-  audit: { outcome: 'no-effect', policy: 'fail-open' },
-  because: 'a valid empty effect list',
-  rule: 'valid-result',
-  deliveryRule: 'delivery.request-sent',
-};
+const expected = ANSWERED;
 const answer: InvokeResult = {
   decision: 'continue',
   synthetic: false,
@@ -23,28 +13,7 @@ const answer: InvokeResult = {
   eventId: 'evt-1',
   audit: [{ backendId: ID, outcome: 'no-effect', attempts: 1 }],
 };
-
-function request(overrides: Partial<WireFrame> = {}): WireFrame {
-  const text = '{"jsonrpc":"2.0","id":"evt-1","method":"hooks/intercept","params":{"event":{"id":"evt-1"}}}';
-  return {
-    delivery: 1,
-    kind: 'request',
-    method: 'hooks/intercept',
-    transport: 'http',
-    connectionId: '1',
-    atMs: 0,
-    atWallMs: 0,
-    bytes: { text },
-    hasId: true,
-    jsonrpcId: 'evt-1',
-    eventId: 'evt-1',
-    callId: 'call-1',
-    advertised: ['deny'],
-    behaviour: { kind: 'respond' },
-    actions: [{ type: 'write', afterMs: 0, bytes: { text: '{}' } }],
-    ...overrides,
-  };
-}
+const request = wireFrame;
 
 const records = (...frames: WireFrame[]): CaseRecords => ({
   frames,
