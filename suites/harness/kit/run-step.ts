@@ -146,7 +146,7 @@ export async function runStep(
   if (step.hostPermission !== undefined) params.hostPermission = step.hostPermission;
   if (step.invoke?.budgetMs !== undefined) params.budgetMs = step.invoke.budgetMs;
   if (step.invoke?.cancelAfterMs !== undefined) params.cancelAfterMs = step.invoke.cancelAfterMs;
-  // Wall clock, less a little: a stdio mock's clock rounds, and nothing of this lane comes earlier.
+  // When the step began, on the wall clock the mocks stamp arrivals with (less a little: rounding).
   const startedWallMs = Date.now() - 5;
   const started = performance.now();
   const result: InvokeResult = await state.client.invoke(params);
