@@ -2,8 +2,10 @@
  * The harness suite judged both ways: the bundled reference harness passes the whole suite with an
  * empty baseline, so does a second driver of it that declares only the stdio binding and refuses
  * `configure` after `close` (every HTTP case untested, with its reason), and each broken twin (fixtures/broken/) fails exactly the requirement IDs its
- * catalogue entry names, on its selection of files and cases. Everything runs through the CLI's
- * runner (`runConformance`), in-process, a few runs at a time.
+ * catalogue entry names, on its selection of files and cases, as at most two problems
+ * (`groupProblems`: one defect is one problem, named once) of those IDs, each failing case with
+ * findings that cite their sentence. Everything runs through the CLI's runner
+ * (`runConformance`), in-process, a few runs at a time.
  */
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +15,7 @@ import { TWIN_CATALOGUE } from '../../fixtures/broken/catalogue.js';
 import { bundleTwins } from '../../fixtures/broken/lib/bundle.js';
 import { bundleStdioOnlyDriver } from '../driver/test-drivers/bundle-stdio-only.js';
 import type { SuiteSettings } from '../kit/case-meta.js';
+import { groupProblems } from '../kit/problems.js';
 import type { HarnessTarget } from './kit/provided.js';
 import { OPERATION_CASE_LABEL } from './families/edit-case-data.js';
 
@@ -66,6 +69,27 @@ function failingRequirements(result: ConformanceRun): string[] {
   return [...new Set(ids)].sort();
 }
 
+/** Most problems a twin's run may come to: one defect, or two where it truly breaks two rules. */
+const MAX_TWIN_PROBLEMS = 2;
+
+/**
+ * The problems of a run, and the failing cases whose findings do not all cite a sentence of the
+ * draft (a failure outside the kit's rules would be grouped by its case's requirement instead).
+ */
+function problemsOf(result: ConformanceRun) {
+  const failing = result.cases.filter((c) => c.status === 'fail');
+  const problems = groupProblems(result.cases);
+  return {
+    problems: problems.map((p) => `${p.key} (${p.requirement}): ${p.cases.length} case(s)`),
+    requirements: [...new Set(problems.map((p) => p.requirement))],
+    explained: problems.reduce((n, p) => n + p.failing, 0),
+    failing: failing.length,
+    withoutBasis: failing
+      .filter((c) => !c.findings || c.findings.length === 0 || c.findings.some((f) => f.basis.anchor === ''))
+      .map((c) => c.name),
+  };
+}
+
 /** The failing cases with their first error line, for a readable assertion diff. */
 function failures(result: ConformanceRun): string[] {
   return result.cases
@@ -109,6 +133,7 @@ describe.concurrent('harness suite self-test', () => {
       );
       expect(result.runErrors).toEqual([]);
       expect(failures(result)).toEqual([]);
+      expect(result.cases.filter((c) => c.status === 'blocked').map((c) => c.name)).toEqual([]);
       expect(result.cases.filter((c) => c.status === 'pass').length).toBeGreaterThan(100);
       // The reference announces every feature: nothing may be left untested but what its
       // advertisement rules out by design (REFERENCE_UNTESTABLE, each with its reason).
@@ -174,6 +199,11 @@ describe.concurrent('harness suite self-test', () => {
         expect({ failing: failingRequirements(result), cases: failures(result) }).toMatchObject({
           failing: [...entry.breaks].sort(),
         });
+        const grouped = problemsOf(result);
+        expect(grouped.withoutBasis).toEqual([]);
+        expect(grouped.problems.length, grouped.problems.join('\n')).toBeLessThanOrEqual(MAX_TWIN_PROBLEMS);
+        expect(grouped.requirements.filter((id) => !entry.breaks.includes(id))).toEqual([]);
+        expect(grouped.explained).toBe(grouped.failing);
       },
       RUN_TIMEOUT_MS,
     );

@@ -5,11 +5,13 @@
  * and nowhere else on the wire.
  */
 import type { JsonValue } from '../../../protocol/json.js';
+import { CaseFailure, type Finding } from '../../kit/finding.js';
 import type { CaseCheck, HarnessCase } from '../kit/case-model.js';
 import { driverCase } from '../kit/define.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import { caseRegistration } from '../kit/registration.js';
 import { caseTimeoutMs } from '../kit/run-case.js';
+import { finding } from '../kit/rules.js';
 import { bytesText } from '../kit/wire-records.js';
 
 /** Non-portable bindings, each with the fields its deployment would configure. */
@@ -54,9 +56,12 @@ export function declareNonPortableAuthCases(fixture: HarnessFixture, scale: numb
         const answer = await client.configure({ registration });
         ctx.evidence({ registration, configure: answer as unknown as JsonValue });
         if (answer.accepted) {
-          throw new Error(
-            `the harness accepted ${binding.type} authentication in a portable registration; only bearer and oauth are portable`,
-          );
+          throw new CaseFailure([
+            finding(
+              'auth.portable-bindings',
+              `the harness accepted ${binding.type} authentication in a portable registration; only bearer and oauth are portable`,
+            ),
+          ]);
         }
       },
       scale,
@@ -64,20 +69,23 @@ export function declareNonPortableAuthCases(fixture: HarnessFixture, scale: numb
   }
 }
 
-/** Every request carried exactly `Bearer <token>` in its Authorization header, and the token nowhere else. */
+/**
+ * The token nowhere but its header. (That every request carries `Authorization: Bearer <token>`
+ * is the kit's wire check, judged in this case: its rule is AHP-AUTH-001's.)
+ */
 const bearerOnlyInHeader: CaseCheck = {
   name: 'bearer token only in the Authorization header',
   async run(run, context) {
     await context.waitForFrames(run.index, 'hooks/intercept', 1);
-    const problems: string[] = [];
+    const problems: Finding[] = [];
     for (const frame of context.recordsNow(run.index).frames) {
-      if (frame.authorization !== `Bearer ${context.token}`) {
-        problems.push(
-          `request ${frame.delivery} does not carry the token as "Authorization: Bearer <token>"`,
-        );
-      }
       if (bytesText(frame.bytes).includes(context.token)) {
-        problems.push(`request ${frame.delivery} carries the bearer token in its body`);
+        problems.push(
+          finding(
+            'auth.token-only-in-header',
+            `request ${frame.delivery} carries the bearer token in its body`,
+          ),
+        );
       }
     }
     return problems;

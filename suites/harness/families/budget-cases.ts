@@ -69,7 +69,7 @@ export function budgetCases(
     then: { kind: 'respond', effects: [] },
   };
   const slowFailureThenHang: Behaviour = { kind: 'sequence', steps: [slowFailure], then: { kind: 'hang' } };
-  const byBudget = settlesWithin(fixture, 'the budget', () => budgetMs);
+  const byBudget = settlesWithin(fixture, 'the budget', () => budgetMs, 'budget.expiry-ends-the-call');
   return [
     {
       name: `AHPX-BUD-006/transport:${transport}/policy:fail-open/budget-shorter-than-the-deadline-ends-the-call`,
@@ -101,7 +101,16 @@ export function budgetCases(
       deadline: transport === 'stdio-persistent' ? Math.round(PERSISTENT_SHORT_DEADLINE_MS * scale) : 'short',
       behaviour: { kind: 'hang' },
       invoke: { budgetMs: Math.round(LONG_BUDGET_MS * scale) },
-      checks: [settlesWithin(fixture, 'the subscription deadline', (_run, timeoutMs) => timeoutMs)],
+      // The subscription's deadline, not the longer budget, must end the call.
+      expect: { rule: 'budget.shorter-deadline-applies' },
+      checks: [
+        settlesWithin(
+          fixture,
+          'the subscription deadline',
+          (_run, timeoutMs) => timeoutMs,
+          'budget.shorter-deadline-applies',
+        ),
+      ],
     },
     {
       name: `AHPX-BUD-003/transport:${transport}/policy:fail-open/expiry-is-told-apart-from-cancellation`,
@@ -112,7 +121,10 @@ export function budgetCases(
       behaviour: { kind: 'hang' },
       invoke: { budgetMs },
       then: [{ behaviour: { kind: 'hang' }, invoke: { cancelAfterMs: budgetMs } }],
-      checks: [byBudget, deliveredAtMost(1, 'an interrupted call is not retried')],
+      checks: [
+        byBudget,
+        deliveredAtMost(1, 'an interrupted call is not retried', 'budget.expiry-ends-the-call'),
+      ],
     },
     {
       name: `AHPX-BUD-005/transport:${transport}/policy:fail-open/cleanup-after-expiry-sends-and-observes-nothing`,

@@ -4,6 +4,7 @@
  * The check watches the mock for a while after the call settled and judges what arrived then.
  */
 import type { CaseCheck, CaseRunContext, StepRun } from '../kit/case-model.js';
+import { findingsOf } from '../kit/rules.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import type { WireFrame } from '../kit/wire-records.js';
 import type { HarnessTransport } from '../kit/timing.js';
@@ -81,7 +82,8 @@ export function noDeliveryAfterExpiry(fixture: HarnessFixture, budgetMs: number)
       await new Promise((resolve) => setTimeout(resolve, watchMs));
       const frames = context.recordsNow(run.index).frames.map((frame) => ({ frame, wallMs: frame.atWallMs }));
       const entry = run.result.audit.find((a) => a.backendId === context.backendId && a.mode !== 'observe');
-      return strayDeliveries(frames, budgetMs, DELIVERY_SLACK_MS * scale, entry?.attempts);
+      const stray = strayDeliveries(frames, budgetMs, DELIVERY_SLACK_MS * scale, entry?.attempts);
+      return findingsOf('budget.cleanup-not-permission', stray);
     },
   };
 }

@@ -15,7 +15,9 @@ import { configureHarness } from '../kit/driver-session.js';
 import { announcedTransports, anyTransport } from '../kit/features.js';
 import type { FixtureState, HarnessFixture } from '../kit/fixture.js';
 import { frameLines } from '../kit/case-guard.js';
-import { CaseFailure, caseEvent, stepIds } from '../kit/run-step.js';
+import { CaseFailure } from '../../kit/finding.js';
+import { refusedValidRegistration } from '../kit/run-case.js';
+import { caseEvent, stepIds } from '../kit/run-step.js';
 import { CaseSteps, issuedBySuite } from '../kit/step-identity.js';
 import type { HarnessTransport, ScaledMargins } from '../kit/timing.js';
 import { bytesText } from '../kit/wire-records.js';
@@ -114,11 +116,7 @@ async function runChainCase(state: FixtureState, spec: ChainCaseSpec, ctx: CaseC
     const registration = set.registration();
     ctx.evidence({ transport, registration });
     const configured = await configureHarness(state, { registration }, ctx);
-    if (!configured.accepted) {
-      throw new CaseFailure([
-        `the harness refused a valid registration: ${configured.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
-      ]);
-    }
+    if (!configured.accepted) throw new CaseFailure([refusedValidRegistration(configured.issues)]);
     if (probe && spec.precondition) {
       set.begin(0);
       steps.addId(0, (await state.client.invoke({ event: probe })).eventId);

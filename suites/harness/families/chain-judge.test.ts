@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import type { InvokeResult } from '../../driver/index.js';
 import type { BackendCall, TimedFrame } from '../kit/backend-set.js';
 import type { WireFrame } from '../kit/wire-records.js';
-import { chainProblems, serialProblems, type ChainExpectation } from './chain-judge.js';
+import {
+  chainProblems as chainProblemsFindings,
+  serialProblems as serialProblemsFindings,
+  type ChainExpectation,
+} from './chain-judge.js';
+import { messagesOf as messages } from '../kit/rules.js';
+
+/** The checks' findings as their messages (the rules are asserted where they matter). */
+const chainProblems = (...args: Parameters<typeof chainProblemsFindings>) =>
+  messages(chainProblemsFindings(...args));
+const serialProblems = (...args: Parameters<typeof serialProblemsFindings>) =>
+  messages(serialProblemsFindings(...args));
 
 /** A request that arrived at `arrived` and whose reply left at `replied` (wall clock, ms). */
 function request(arrived: number, replied?: number): TimedFrame {
@@ -31,6 +42,7 @@ describe('serialProblems', () => {
     expect(serialProblems(calls, SLACK)).toEqual([
       "backend 2 was asked 145 ms before backend 1's reply left: interceptors must not run concurrently",
     ]);
+    expect(serialProblemsFindings(calls, SLACK).map((f) => f.rule)).toEqual(['composition.serial']);
   });
 
   it('names a backend asked before the one registered ahead of it', () => {

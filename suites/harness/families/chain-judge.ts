@@ -5,7 +5,9 @@
  * after another in registration order. Pure.
  */
 import type { InvokeResult } from '../../driver/index.js';
+import type { Finding } from '../../kit/finding.js';
 import type { BackendCall } from '../kit/backend-set.js';
+import { finding, type RuleKey } from '../kit/rules.js';
 
 /** What a chain case expects; a backend whose count is `undefined` is not judged on it. */
 export interface ChainExpectation {
@@ -19,6 +21,8 @@ export interface ChainExpectation {
   serial?: boolean;
   /** Why, in a few words, for the problem sentences. */
   because: string;
+  /** The rule the decision and the counts rest on (default `composition.chain`). */
+  rule?: RuleKey;
 }
 
 function label(index: number): string {
@@ -34,21 +38,22 @@ function plural(n: number, word: string): string {
  * (registration order) and not before k's reply left (serially), judged on the first request
  * each received, on the wall clock, with `slackMs` for the clocks of different processes.
  */
-export function serialProblems(calls: readonly BackendCall[], slackMs: number): string[] {
-  const problems: string[] = [];
+export function serialProblems(calls: readonly BackendCall[], slackMs: number): Finding[] {
+  const problems: Finding[] = [];
+  const out = (message: string) => problems.push(finding('composition.serial', message));
   for (let k = 0; k + 1 < calls.length; k++) {
     const current = calls[k]?.requests[0];
     const next = calls[k + 1]?.requests[0];
     if (!current || !next) continue;
     if (next.arrivedAtWallMs < current.arrivedAtWallMs) {
-      problems.push(
+      out(
         `${label(k + 1)} was asked ${Math.round(current.arrivedAtWallMs - next.arrivedAtWallMs)} ms before ${label(k)}: interceptors must run in registration order`,
       );
       continue;
     }
     const replied = current.repliedAtWallMs;
     if (replied !== undefined && next.arrivedAtWallMs < replied - slackMs) {
-      problems.push(
+      out(
         `${label(k + 1)} was asked ${Math.round(replied - next.arrivedAtWallMs)} ms before ${label(k)}'s reply left: interceptors must not run concurrently`,
       );
     }
@@ -61,12 +66,18 @@ function countProblems(
   expected: readonly (number | undefined)[],
   what: 'requests' | 'notifications',
   because: string,
-): string[] {
+  rule: RuleKey,
+): Finding[] {
   const method = what === 'requests' ? 'hooks/intercept request' : 'hooks/observe notification';
   return expected.flatMap((want, i) => {
     const got = calls[i]?.[what].length ?? 0;
     if (want === undefined || got === want) return [];
-    return [`${label(i)} received ${plural(got, method)} for the call, expected ${want} (${because})`];
+    return [
+      finding(
+        rule,
+        `${label(i)} received ${plural(got, method)} for the call, expected ${want} (${because})`,
+      ),
+    ];
   });
 }
 
@@ -76,17 +87,22 @@ export function chainProblems(
   result: InvokeResult,
   calls: readonly BackendCall[],
   slackMs: number,
-): string[] {
-  const problems: string[] = [];
+): Finding[] {
+  const problems: Finding[] = [];
+  const rule = expected.rule ?? 'composition.chain';
   const { decision } = expected;
   if (decision === 'not-continue' && result.decision === 'continue') {
-    problems.push(`the driver reported "continue", but ${expected.because}: the call must not go ahead`);
+    problems.push(
+      finding(rule, `the driver reported "continue", but ${expected.because}: the call must not go ahead`),
+    );
   } else if (decision !== undefined && decision !== 'not-continue' && result.decision !== decision) {
-    problems.push(`the driver reported "${result.decision}", expected "${decision}" (${expected.because})`);
+    problems.push(
+      finding(rule, `the driver reported "${result.decision}", expected "${decision}" (${expected.because})`),
+    );
   }
-  problems.push(...countProblems(calls, expected.asked, 'requests', expected.because));
+  problems.push(...countProblems(calls, expected.asked, 'requests', expected.because, rule));
   if (expected.observed) {
-    problems.push(...countProblems(calls, expected.observed, 'notifications', expected.because));
+    problems.push(...countProblems(calls, expected.observed, 'notifications', expected.because, rule));
   }
   if (expected.serial) problems.push(...serialProblems(calls, slackMs));
   return problems;

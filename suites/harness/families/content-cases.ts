@@ -23,10 +23,13 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol
 import { PROTOCOL_VERSION } from '../../../protocol/wire-types.js';
 import { decodeBytes, type InboundRecord } from '../../../mock-backend/index.js';
 import type { CaseContext } from '../../kit/case.js';
+import { CaseFailure, type Finding } from '../../kit/finding.js';
 import { announcedEvents } from '../../driver/index.js';
 import { driverCase } from '../kit/define.js';
 import { configureHarness } from '../kit/driver-session.js';
 import { samplePayload } from '../kit/event-payloads.js';
+import { refusedValidRegistration } from '../kit/run-case.js';
+import { finding, prefixed, type RuleKey } from '../kit/rules.js';
 import type { FixtureState, HarnessFixture } from '../kit/fixture.js';
 import { stepIds } from '../kit/run-step.js';
 import { CaseSteps, issuedBySuite } from '../kit/step-identity.js';
@@ -137,11 +140,7 @@ async function raiseWithContent(
   state.configured = undefined;
   const configured = await configureHarness(state, { registration }, ctx);
   ctx.evidence({ registration, configure: configured as unknown as JsonValue });
-  if (!configured.accepted) {
-    throw new Error(
-      `the harness refused a valid registration: ${configured.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
-    );
-  }
+  if (!configured.accepted) throw new CaseFailure([refusedValidRegistration(configured.issues)]);
   const n = ++state.counter;
   const payload = samplePayload(type as InterceptableEvent);
   if (isJsonObject(payload.call)) payload.call = { id: `call-${state.prefix}-${n}` };
@@ -195,7 +194,10 @@ async function raiseWithContent(
   return { frames: received, uploads };
 }
 
-/** Every problem of the frames each subscription received, against its view of `messages`. */
+/**
+ * Every finding of the frames each subscription received, against its view of `messages`; a frame
+ * that is missing, or carries no event, is a finding of the case's own rule (`caseRule`).
+ */
 function judgeFrames(
   type: string,
   specs: readonly ContentSubscriptionSpec[],
@@ -203,35 +205,40 @@ function judgeFrames(
   messages: readonly GivenMessage[],
   nonce: string,
   ids: readonly string[],
-): string[] {
+  caseRule: RuleKey,
+): Finding[] {
   const slot = CONTENT_EVENTS[type];
   const parts = messages.flatMap((m) => m.parts);
   return specs.flatMap((spec) => {
     const frames = received.frames.get(spec.label) ?? [];
     const who = `${spec.mode} subscription "${spec.label}" (content ${JSON.stringify(spec.content)})`;
     const uploaded = spec.upload
-      ? uploadProblems(received.uploads.get(spec.label) ?? [], nonce, parts, spec.viewOf).map(
-          (p) => `${who}: ${p}`,
+      ? prefixed(
+          uploadProblems(received.uploads.get(spec.label) ?? [], nonce, parts, spec.viewOf),
+          `${who}: `,
         )
       : [];
     // A failed upload may suppress the delivery (content-upload.md, upload before publication).
-    if (frames.length === 0) return spec.upload ? uploaded : [`the ${who} received no ${type} frame`];
+    if (frames.length === 0) {
+      return spec.upload ? uploaded : [finding(caseRule, `the ${who} received no ${type} frame`)];
+    }
     return uploaded.concat(
       frames.flatMap((frame, i) => {
         const at = `${who}, frame ${i + 1}`;
-        if (!isJsonObject(frame.event)) return [`${at}: no params.event`];
+        if (!isJsonObject(frame.event)) return [finding(caseRule, `${at}: no params.event`)];
         const wire = wireSlot(type, frame.event);
         const where = `$.params.event.${slot}`;
         const structure =
           slot === 'summary'
             ? partListProblems(summaryParts(messages), wire, spec.viewOf, where)
             : messageListProblems(messages, wire, spec.viewOf, where);
-        return [
+        const found = [
           ...contentViolations(frame.event, ids),
           ...structure,
           ...leakProblems(frame.text, nonce, parts, spec.viewOf),
           ...(spec.upload ? unconfirmedRefProblems(wire, where) : []),
-        ].map((p) => `${at}: ${p}`);
+        ];
+        return prefixed(found, `${at}: `);
       }),
     );
   });
@@ -320,10 +327,16 @@ export function declareContentCases(fixture: HarnessFixture, scale: number): voi
         const nonce = randomBytes(6).toString('hex');
         const messages = contentFor(type, givenConversation(nonce, { structured: true }));
         const received = await raiseWithContent(ctx, state, type, FULL_CONTENT_SPECS, messages);
-        const problems = judgeFrames(type, FULL_CONTENT_SPECS, received, messages, nonce, [
-          'AHP-CONTENT-001',
-        ]);
-        if (problems.length > 0) throw new Error(problems.join('\n'));
+        const problems = judgeFrames(
+          type,
+          FULL_CONTENT_SPECS,
+          received,
+          messages,
+          nonce,
+          ['AHP-CONTENT-001'],
+          'content.canonical',
+        );
+        if (problems.length > 0) throw new CaseFailure(problems);
       },
       scale,
     );
@@ -346,8 +359,16 @@ export function declareContentCases(fixture: HarnessFixture, scale: number): voi
         // Plain text only: structured text is AHP-CONTENT-001's.
         const messages = givenConversation(nonce, { structured: false });
         const received = await raiseWithContent(ctx, state, type, specs, messages);
-        const problems = judgeFrames(type, specs, received, messages, nonce, ['AHP-CONTENT-002']);
-        if (problems.length > 0) throw new Error(problems.join('\n'));
+        const problems = judgeFrames(
+          type,
+          specs,
+          received,
+          messages,
+          nonce,
+          ['AHP-CONTENT-002'],
+          'content.selection',
+        );
+        if (problems.length > 0) throw new CaseFailure(problems);
       },
       scale,
     );

@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../../protocol/json.js';
-import { contentViolations, leakProblems, messageListProblems } from './content-checks.js';
+import {
+  contentViolations as contentViolationsFindings,
+  leakProblems as leakProblemsFindings,
+  messageListProblems as messageListProblemsFindings,
+} from './content-checks.js';
+import { messagesOf as messages } from '../kit/rules.js';
+
+/** The checks' findings as their messages (the rules are asserted where they matter). */
+const contentViolations = (...args: Parameters<typeof contentViolationsFindings>) =>
+  messages(contentViolationsFindings(...args));
+const leakProblems = (...args: Parameters<typeof leakProblemsFindings>) =>
+  messages(leakProblemsFindings(...args));
+const messageListProblems = (...args: Parameters<typeof messageListProblemsFindings>) =>
+  messages(messageListProblemsFindings(...args));
 import { givenConversation, marker, partJson, placeContent, type GivenPart } from './content-samples.js';
 
 const NONCE = 'n0nce';
@@ -63,12 +76,16 @@ describe('content checks', () => {
     structured.mediaType = 'application/json';
     const problems = messageListProblems(given, wire, () => 'body', '$');
     expect(problems.join('\n')).toMatch(/there is no JSON part/);
+    const rules = messageListProblemsFindings(given, wire, () => 'body', '$').map((f) => f.rule);
+    expect(new Set(rules)).toEqual(new Set(['content.canonical']));
     const event = { id: 'e', source: 'urn:x', type: 'turn.start', time: 't', items: wire };
     expect(contentViolations(event, ['AHP-CONTENT-001'])).not.toEqual([]);
   });
 
   it('report a view other than the selected one, and a withheld view carrying text', () => {
     const wire = wireList('body');
+    const views = messageListProblemsFindings(given, wire, () => 'metadata', '$');
+    expect(views.some((f) => f.rule === 'content.selection')).toBe(true);
     expect(messageListProblems(given, wire, () => 'metadata', '$').join('\n')).toMatch(
       /"body" view; the subscription selects metadata[\s\S]*metadata view carrying text/,
     );

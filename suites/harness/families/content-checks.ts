@@ -8,50 +8,72 @@
  */
 import { validateEvent } from '../../../protocol/event-validation.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json.js';
+import type { Finding } from '../../kit/finding.js';
+import { finding } from '../kit/rules.js';
 import { marker, type GivenMessage, type GivenPart } from './content-samples.js';
+
+/** A finding of the canonical form (AHP-CONTENT-001). */
+const canonical = (message: string): Finding => finding('content.canonical', message);
+/** A finding of the selection (AHP-CONTENT-002). */
+const selection = (message: string): Finding => finding('content.selection', message);
 
 /** The view of a part a subscription selects. */
 export type View = 'body' | 'metadata' | 'omit';
 
-/** The validator's violations of `event` that carry one of `ids`, as sentences. */
-export function contentViolations(event: JsonValue, ids: readonly string[]): string[] {
+/** The validator's violations of `event` that carry one of `ids`, each under its requirement's rule. */
+export function contentViolations(event: JsonValue, ids: readonly string[]): Finding[] {
   return validateEvent(event, '$.params.event')
     .filter((v) => ids.includes(v.requirement))
-    .map((v) => `${v.path} ${v.message} (${v.requirement})`);
+    .map((v) => {
+      const message = `${v.path} ${v.message} (${v.requirement})`;
+      return v.requirement === 'AHP-CONTENT-002' ? selection(message) : canonical(message);
+    });
 }
 
 /** One wire part against the given part and the view it must be in. */
-function partProblems(given: GivenPart, wire: JsonValue, view: View, at: string): string[] {
-  if (!isJsonObject(wire)) return [`${at} is not a part object`];
-  const out: string[] = [];
-  if (wire.id !== given.id) out.push(`${at} is part "${String(wire.id)}" where "${given.id}" was given`);
+function partProblems(given: GivenPart, wire: JsonValue, view: View, at: string): Finding[] {
+  if (!isJsonObject(wire)) return [canonical(`${at} is not a part object`)];
+  const out: Finding[] = [];
+  if (wire.id !== given.id) {
+    out.push(canonical(`${at} is part "${String(wire.id)}" where "${given.id}" was given`));
+  }
   if (wire.kind !== given.kind) {
     out.push(
-      `${at} (${given.id}) has kind ${JSON.stringify(wire.kind)}: a ${given.kind} part stays ${given.kind}` +
-        (given.structured ? ' (structured data is serialized into text; there is no JSON part)' : ''),
+      canonical(
+        `${at} (${given.id}) has kind ${JSON.stringify(wire.kind)}: a ${given.kind} part stays ${given.kind}` +
+          (given.structured ? ' (structured data is serialized into text; there is no JSON part)' : ''),
+      ),
     );
   }
   if (wire.mediaType !== given.mediaType) {
-    out.push(`${at} (${given.id}) has mediaType ${JSON.stringify(wire.mediaType)}, not ${given.mediaType}`);
+    out.push(
+      canonical(
+        `${at} (${given.id}) has mediaType ${JSON.stringify(wire.mediaType)}, not ${given.mediaType}`,
+      ),
+    );
   }
   if (given.category !== undefined && wire.category !== given.category) {
-    out.push(`${at} (${given.id}) lost its category "${given.category}"`);
+    out.push(canonical(`${at} (${given.id}) lost its category "${given.category}"`));
   }
   if (wire.selection !== view) {
     out.push(
-      `${at} (${given.id}) is a ${JSON.stringify(wire.selection)} view; the subscription selects ${view}`,
+      selection(
+        `${at} (${given.id}) is a ${JSON.stringify(wire.selection)} view; the subscription selects ${view}`,
+      ),
     );
   }
   if (view !== 'body') {
     for (const key of ['text', 'body'] as const) {
-      if (key in wire) out.push(`${at} (${given.id}) is a ${view} view carrying ${key}`);
+      if (key in wire) out.push(selection(`${at} (${given.id}) is a ${view} view carrying ${key}`));
     }
     return out;
   }
   if (given.kind === 'text' && !('gap' in wire) && wire.text !== given.text) {
     out.push(
-      `${at} (${given.id}) does not carry the given text inline` +
-        (given.structured ? ' (structured data stays the text it was serialized into)' : ''),
+      canonical(
+        `${at} (${given.id}) does not carry the given text inline` +
+          (given.structured ? ' (structured data stays the text it was serialized into)' : ''),
+      ),
     );
   }
   return out;
@@ -63,19 +85,23 @@ export function messageListProblems(
   wire: JsonValue | undefined,
   viewOf: (part: GivenPart) => View,
   at: string,
-): string[] {
-  if (!Array.isArray(wire)) return [`${at} is missing or not a list`];
+): Finding[] {
+  if (!Array.isArray(wire)) return [canonical(`${at} is missing or not a list`)];
   const ids = wire.map((m) => (isJsonObject(m) ? m.id : undefined));
   if (JSON.stringify(ids) !== JSON.stringify(given.map((m) => m.id))) {
     return [
-      `${at} holds messages ${JSON.stringify(ids)}; given were ${JSON.stringify(given.map((m) => m.id))}`,
+      canonical(
+        `${at} holds messages ${JSON.stringify(ids)}; given were ${JSON.stringify(given.map((m) => m.id))}`,
+      ),
     ];
   }
   return given.flatMap((message, i) => {
     const w = wire[i] as JsonObject;
-    const out: string[] = [];
+    const out: Finding[] = [];
     if (w.role !== message.role) {
-      out.push(`${at}[${i}] (${message.id}) has role ${JSON.stringify(w.role)}, given ${message.role}`);
+      out.push(
+        canonical(`${at}[${i}] (${message.id}) has role ${JSON.stringify(w.role)}, given ${message.role}`),
+      );
     }
     out.push(...partListProblems(message.parts, w.parts, viewOf, `${at}[${i}].parts`));
     return out;
@@ -88,11 +114,15 @@ export function partListProblems(
   wire: JsonValue | undefined,
   viewOf: (part: GivenPart) => View,
   at: string,
-): string[] {
-  if (!Array.isArray(wire)) return [`${at} is missing or not a list`];
+): Finding[] {
+  if (!Array.isArray(wire)) return [canonical(`${at} is missing or not a list`)];
   const ids = wire.map((p) => (isJsonObject(p) ? p.id : undefined));
   if (JSON.stringify(ids) !== JSON.stringify(given.map((p) => p.id))) {
-    return [`${at} holds parts ${JSON.stringify(ids)}; given were ${JSON.stringify(given.map((p) => p.id))}`];
+    return [
+      canonical(
+        `${at} holds parts ${JSON.stringify(ids)}; given were ${JSON.stringify(given.map((p) => p.id))}`,
+      ),
+    ];
   }
   return given.flatMap((part, i) => partProblems(part, wire[i] as JsonValue, viewOf(part), `${at}[${i}]`));
 }
@@ -106,13 +136,14 @@ export function leakProblems(
   nonce: string,
   given: readonly GivenPart[],
   viewOf: (part: GivenPart) => View,
-): string[] {
+): Finding[] {
   return given
     .filter((p) => viewOf(p) !== 'body' && frameText.includes(marker(nonce, p.id)))
-    .map(
-      (p) =>
+    .map((p) =>
+      selection(
         `the content of part ${p.id}, selected ${viewOf(p)}, is in the frame all the same ` +
-        `(${whereIs(frameText, marker(nonce, p.id))})`,
+          `(${whereIs(frameText, marker(nonce, p.id))})`,
+      ),
     );
 }
 
@@ -154,21 +185,27 @@ export function uploadProblems(
   nonce: string,
   given: readonly GivenPart[],
   viewOf: (part: GivenPart) => View,
-): string[] {
-  const out: string[] = [];
+): Finding[] {
+  const out: Finding[] = [];
   const withBody = given.filter((p) => viewOf(p) === 'body');
   if (posts.length > 0 && withBody.length === 0) {
     out.push(
-      `${posts.length} upload(s) for a subscription that selects no body (metadata and omit cause no upload)`,
+      selection(
+        `${posts.length} upload(s) for a subscription that selects no body (metadata and omit cause no upload)`,
+      ),
     );
   }
   posts.forEach((body, i) => {
     for (const part of given) {
       if (part.kind === 'text' && body.includes(marker(nonce, part.id))) {
-        out.push(`upload ${i + 1} holds the text of part ${part.id}: text stays inline, never uploaded`);
+        out.push(
+          selection(`upload ${i + 1} holds the text of part ${part.id}: text stays inline, never uploaded`),
+        );
       }
     }
-    if (/^\s*[[{]/.test(body) && isJson(body)) out.push(`upload ${i + 1} is JSON: JSON is never uploaded`);
+    if (/^\s*[[{]/.test(body) && isJson(body)) {
+      out.push(selection(`upload ${i + 1} is JSON: JSON is never uploaded`));
+    }
   });
   return out;
 }
@@ -187,7 +224,7 @@ function isJson(text: string): boolean {
  * endpoint confirmed none (the mock never answers an upload with a 201 receipt): a failed upload
  * must never yield a ready reference (a gap, a suppressed delivery or the failure policy instead).
  */
-export function unconfirmedRefProblems(slot: JsonValue | undefined, at: string): string[] {
+export function unconfirmedRefProblems(slot: JsonValue | undefined, at: string): Finding[] {
   const parts: { part: JsonValue; path: string }[] = [];
   if (Array.isArray(slot)) {
     slot.forEach((item, i) => {
@@ -198,9 +235,10 @@ export function unconfirmedRefProblems(slot: JsonValue | undefined, at: string):
   }
   return parts
     .filter(({ part }) => isJsonObject(part) && part.kind === 'attachment' && 'body' in part)
-    .map(
-      ({ part, path }) =>
+    .map(({ part, path }) =>
+      selection(
         `${path} (${String((part as JsonObject).id)}) carries body ${JSON.stringify((part as JsonObject).body)}, ` +
-        'a reference no upload receipt confirmed',
+          'a reference no upload receipt confirmed',
+      ),
     );
 }

@@ -46,16 +46,22 @@ function ignoredCase(transport: HarnessTransport, policy: FailurePolicy): Harnes
         kind: 'deny',
         reason: EXPLICIT_DENY_REASON,
         because: 'a valid deny with unknown result fields',
+        rule: 'unknown-fields.ignored',
       },
     },
     {
       label: 'unknown-result-fields-with-empty-effects',
       behaviour: replyWithUnknownFields(transport, []),
-      means: { kind: 'answer', because: 'a valid empty effect list with unknown result fields' },
+      means: {
+        kind: 'answer',
+        because: 'a valid empty effect list with unknown result fields',
+        rule: 'unknown-fields.ignored',
+      },
     },
     {
       label: 'reverse-dns-result-extension',
       behaviour: { kind: 'respond', extensions: { 'dev.example.trace': { id: 'abc' } } },
+      expect: { rule: 'unknown-fields.ignored' },
     },
   ];
   const [first, ...rest] = steps;

@@ -12,6 +12,8 @@ import { useHarnessFixture } from '../kit/fixture.js';
 import { runCase } from '../kit/run-case.js';
 import { inject } from 'vitest';
 import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
+import { CaseFailure } from '../../kit/finding.js';
+import { findingsOf } from '../kit/rules.js';
 import { claimFor, claimProblems, interceptionTransports } from './core-claim-rules.js';
 import { unknownFieldCases } from './core-unknown-fields-cases.js';
 import { wireEventCases } from './core-wire-event-cases.js';
@@ -30,7 +32,7 @@ driverCase(
   (ctx, { info }) => {
     ctx.evidence({ claim: claimFor(info) as never, implementation: info.implementation });
     const problems = claimProblems(info);
-    if (problems.length > 0) throw new Error(problems.join('\n'));
+    if (problems.length > 0) throw new CaseFailure(findingsOf('claim.consistent', problems));
   },
   scale,
 );

@@ -44,7 +44,12 @@ export function cancelCases(
   const cases: HarnessCase[] = [];
   const cancelAfterMs = Math.round(CANCEL_AFTER_MS[transport] * scale);
   const deadline = Math.round(DEADLINE_MS[transport] * scale);
-  const endsAtCancel = settlesWithin(fixture, 'the cancellation', () => cancelAfterMs);
+  const endsAtCancel = settlesWithin(
+    fixture,
+    'the cancellation',
+    () => cancelAfterMs,
+    'interrupt.cancel-ends-the-call',
+  );
   for (const policy of POLICIES) {
     cases.push({
       name: `AHPX-INT-001/transport:${transport}/policy:${policy}/cancel-during-a-pending-request-ends-it-at-once`,

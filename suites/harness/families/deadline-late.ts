@@ -6,7 +6,7 @@ import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { HarnessCase } from '../kit/case-model.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import type { HarnessTransport } from '../kit/timing.js';
-import { settlesWithin } from './deadline-timing.js';
+import { settlesByTheDeadline } from './deadline-timing.js';
 
 /**
  * The timeline, from the first request's arrival at the mock: the first call's deadline ends at
@@ -47,7 +47,7 @@ export function lateReplyCases(
       ms: Math.round((DEADLINE_MS[transport] + LATE_BY_MS) * scale),
       then: { kind: 'deny', reason: 'late deny' },
     },
-    checks: [settlesWithin(fixture, 'the deadline', (_run, timeoutMs) => timeoutMs)],
+    checks: [settlesByTheDeadline(fixture)],
     then: [
       {
         behaviour: {

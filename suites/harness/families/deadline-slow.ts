@@ -7,7 +7,7 @@ import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { HarnessCase } from '../kit/case-model.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import type { HarnessTransport } from '../kit/timing.js';
-import { settlesWithin } from './deadline-timing.js';
+import { settlesByTheDeadline } from './deadline-timing.js';
 
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
 
@@ -63,6 +63,6 @@ export function slowBackendCases(
     ...(transport === 'stdio-persistent'
       ? { deadline: Math.round(PERSISTENT_SLOW_DEADLINE_MS * scale) }
       : {}),
-    checks: [settlesWithin(fixture, 'the deadline', (_run, timeoutMs) => timeoutMs)],
+    checks: [settlesByTheDeadline(fixture)],
   }));
 }

@@ -5,6 +5,7 @@
  */
 import type { CaseCheck, StepRun } from '../kit/case-model.js';
 import type { HarnessFixture } from '../kit/fixture.js';
+import { finding, type RuleKey } from '../kit/rules.js';
 import { arrivalGapMs } from '../kit/wire-records.js';
 
 /**
@@ -14,11 +15,15 @@ import { arrivalGapMs } from '../kit/wire-records.js';
  */
 export const DELIVERY_SLACK_MS = 250;
 
-/** A check that the call was answered within `limitMs(run)` plus the settle tolerance. */
+/**
+ * A check that the call was answered within `limitMs(run)` plus the settle tolerance; `rule` is
+ * what ends the call by then (the deadline, the cancellation, the budget).
+ */
 export function settlesWithin(
   fixture: HarnessFixture,
   what: string,
   limitMs: (run: StepRun, timeoutMs: number) => number,
+  rule: RuleKey,
 ): CaseCheck {
   return {
     name: `settles by ${what}`,
@@ -27,10 +32,18 @@ export function settlesWithin(
       const bound = limit + fixture.state.margins.settleToleranceMs;
       if (run.elapsedMs <= bound) return [];
       return [
-        `the call settled after ${Math.round(run.elapsedMs)} ms, past ${what} (${Math.round(limit)} ms) plus the tolerance (${bound} ms in all)`,
+        finding(
+          rule,
+          `the call settled after ${Math.round(run.elapsedMs)} ms, past ${what} (${Math.round(limit)} ms) plus the tolerance (${bound} ms in all)`,
+        ),
       ];
     },
   };
+}
+
+/** A check that the call settled by its deadline (`deadline.enforced`). */
+export function settlesByTheDeadline(fixture: HarnessFixture): CaseCheck {
+  return settlesWithin(fixture, 'the deadline', (_run, timeoutMs) => timeoutMs, 'deadline.enforced');
 }
 
 /** A check that every delivery of the call reached the mock while the original deadline ran. */
@@ -43,32 +56,36 @@ export function deliveriesWithinDeadline(fixture: HarnessFixture): CaseCheck {
       const slack = DELIVERY_SLACK_MS * fixture.state.settings.timeoutScale;
       return rest
         .filter((r) => arrivalGapMs(first, r) > context.timeoutMs + slack)
-        .map(
-          (r) =>
+        .map((r) =>
+          finding(
+            'retry.inside-the-deadline',
             `delivery ${r.delivery} arrived ${Math.round(arrivalGapMs(first, r))} ms after the first, past the original deadline of ${context.timeoutMs} ms`,
+          ),
         );
     },
   };
 }
 
-/** A check that the mock received exactly `count` intercept requests for the call. */
-export function deliveredTimes(count: number, why: string): CaseCheck {
+/** A check that the mock received exactly `count` intercept requests for the call, as `rule` has it. */
+export function deliveredTimes(count: number, why: string, rule: RuleKey): CaseCheck {
   return {
     name: `delivered ${count} time(s)`,
     run(run) {
       const n = run.records.requests.length;
-      return n === count ? [] : [`the mock received ${n} request(s) for this call, but ${why}`];
+      return n === count
+        ? []
+        : [finding(rule, `the mock received ${n} request(s) for this call, but ${why}`)];
     },
   };
 }
 
-/** A check that the mock received at most `count` intercept requests for the call. */
-export function deliveredAtMost(count: number, why: string): CaseCheck {
+/** A check that the mock received at most `count` intercept requests for the call, as `rule` has it. */
+export function deliveredAtMost(count: number, why: string, rule: RuleKey): CaseCheck {
   return {
     name: `delivered at most ${count} time(s)`,
     run(run) {
       const n = run.records.requests.length;
-      return n <= count ? [] : [`the mock received ${n} request(s) for this call, but ${why}`];
+      return n <= count ? [] : [finding(rule, `the mock received ${n} request(s) for this call, but ${why}`)];
     },
   };
 }

@@ -16,11 +16,13 @@ import { useHarnessFixture } from '../kit/fixture.js';
 import { anyTransport } from '../kit/features.js';
 import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { caseRegistration } from '../kit/registration.js';
+import { finding } from '../kit/rules.js';
+import { CaseFailure } from '../../kit/finding.js';
 import { runCase } from '../kit/run-case.js';
 import { HARNESS_TRANSPORTS } from '../kit/timing.js';
 import { lateReplyCases } from './deadline-late.js';
 import { justLateCases, slowBackendCases } from './deadline-slow.js';
-import { settlesWithin } from './deadline-timing.js';
+import { settlesByTheDeadline } from './deadline-timing.js';
 
 const fixture = useHarnessFixture({ concurrent: true });
 const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
@@ -45,7 +47,7 @@ for (const policy of POLICIES) {
     transport: 'http',
     policy,
     behaviour: { kind: 'hang' },
-    checks: [settlesWithin(fixture, 'the deadline', (_run, timeoutMs) => timeoutMs)],
+    checks: [settlesByTheDeadline(fixture)],
   });
 }
 
@@ -95,9 +97,12 @@ for (const timeoutMs of [100, 30_000]) {
       ctx.evidence({ registration, configure: answer as unknown as JsonValue });
       if (!answer.accepted) {
         const issues = answer.issues.map((i) => `${i.path} ${i.message}`).join('; ');
-        throw new Error(
-          `the harness refused timeoutMs ${timeoutMs}, inside the 100..30000 ms range: ${issues}`,
-        );
+        throw new CaseFailure([
+          finding(
+            'registration.timeout-range',
+            `the harness refused timeoutMs ${timeoutMs}, inside the 100..30000 ms range: ${issues}`,
+          ),
+        ]);
       }
     },
     scale,

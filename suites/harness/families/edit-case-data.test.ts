@@ -130,7 +130,8 @@ describe('chainProblems', () => {
       replace.expect,
     );
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(/second interceptor was sent tool.input/);
+    expect(problems[0]?.message).toMatch(/second interceptor was sent tool.input/);
+    expect(problems[0]?.rule).toBe('edit.passed-on');
   });
 
   it('fails a response applied in part or a policy applied twice', () => {
@@ -139,9 +140,9 @@ describe('chainProblems', () => {
     const partial = runWith([ORIGINAL_INPUT, { command: 'ls /srv', note: 'first replacement' }]);
     partial.answer = { ...answer, audit: [{ backendId: chainBackendId(0), outcome: 'effects' }] };
     const problems = chainProblems(partial, atomic.expect);
-    expect(problems.some((p) => p.includes('audit outcome was effects'))).toBe(true);
-    expect(problems.some((p) => p.includes('second interceptor was sent'))).toBe(true);
+    expect(problems.some((p) => p.message.includes('audit outcome was effects'))).toBe(true);
+    expect(problems.some((p) => p.message.includes('second interceptor was sent'))).toBe(true);
     const twice = chainProblems(runWith([ORIGINAL_INPUT, ORIGINAL_INPUT, ORIGINAL_INPUT]), atomic.expect);
-    expect(twice.some((p) => p.includes('recorded 3 intercept request(s)'))).toBe(true);
+    expect(twice.some((p) => p.message.includes('recorded 3 intercept request(s)'))).toBe(true);
   });
 });

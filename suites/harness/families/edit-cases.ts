@@ -23,7 +23,10 @@ import { driverCase } from '../kit/define.js';
 import { configureHarness } from '../kit/driver-session.js';
 import { usableTransports } from '../kit/features.js';
 import type { FixtureState, HarnessFixture } from '../kit/fixture.js';
-import { awaitDeliveries, CaseFailure, stepIds } from '../kit/run-step.js';
+import { CaseFailure, type Finding } from '../../kit/finding.js';
+import { refusedValidRegistration } from '../kit/run-case.js';
+import { awaitDeliveries, stepIds } from '../kit/run-step.js';
+import { finding } from '../kit/rules.js';
 import { CaseSteps, issuedBySuite } from '../kit/step-identity.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { recordsForCall, type CaseRecords, type WireFrame } from '../kit/wire-records.js';
@@ -85,10 +88,8 @@ async function runChain(
   state.configured = undefined;
   const configured = await configureHarness(state, { registration }, ctx);
   if (!configured.accepted) {
-    throw new CaseFailure([
-      `the harness refused a valid registration of ${chain.links.length} interceptors: ` +
-        configured.issues.map((i) => `${i.path} ${i.message}`).join('; '),
-    ]);
+    const what = `a valid registration of ${chain.links.length} interceptors`;
+    throw new CaseFailure([refusedValidRegistration(configured.issues, what)]);
   }
   steps.begin(0);
   const answer = await state.client.invoke({ event });
@@ -133,29 +134,29 @@ function requireAuthority(ctx: CaseContext, c: EditCase, requests: readonly (Wir
 }
 
 /** Every way the call, the wire and the audit differ from the expectation. */
-export function chainProblems(run: ChainRun, expected: EditExpectation): string[] {
+export function chainProblems(run: ChainRun, expected: EditExpectation): Finding[] {
   const { answer, records } = run;
-  const problems: string[] = [];
+  const problems: Finding[] = [];
+  const outcome = (message: string) => problems.push(finding('edit.outcome', message));
+  const passedOn = (message: string) => problems.push(finding('edit.passed-on', message));
   if (answer.decision !== expected.decision) {
-    problems.push(`the decision was ${answer.decision}, expected ${expected.decision}: ${expected.because}`);
+    outcome(`the decision was ${answer.decision}, expected ${expected.decision}: ${expected.because}`);
   }
   if (answer.synthetic !== expected.synthetic) {
-    problems.push(`synthetic was ${answer.synthetic}, expected ${expected.synthetic}: ${expected.because}`);
+    outcome(`synthetic was ${answer.synthetic}, expected ${expected.synthetic}: ${expected.because}`);
   }
   const entry = answer.audit.find((a) => a.backendId === chainBackendId(0) && a.mode !== 'observe');
   if (entry && entry.outcome !== expected.first.outcome) {
-    problems.push(
-      `the first interceptor's audit outcome was ${entry.outcome}, expected ${expected.first.outcome}`,
-    );
+    outcome(`the first interceptor's audit outcome was ${entry.outcome}, expected ${expected.first.outcome}`);
   }
   if (entry?.failureClass !== undefined && 'failureClass' in expected.first) {
     if (entry.failureClass !== expected.first.failureClass) {
-      problems.push(`the failure class was ${entry.failureClass}, expected ${expected.first.failureClass}`);
+      outcome(`the failure class was ${entry.failureClass}, expected ${expected.first.failureClass}`);
     }
   }
   const { requests } = records;
   if (requests.length !== expected.inputs.length) {
-    problems.push(
+    outcome(
       `the mock recorded ${requests.length} intercept request(s) of the call, expected ${expected.inputs.length} ` +
         `(the policy applies once, and only a continuing chain asks the next interceptor)`,
     );
@@ -165,19 +166,18 @@ export function chainProblems(run: ChainRun, expected: EditExpectation): string[
     if (request === undefined) return;
     const seen = toolInput(request);
     if (!isDeepStrictEqual(seen, input)) {
-      problems.push(
+      passedOn(
         `the ${ordinal(i)} interceptor was sent tool.input ${JSON.stringify(seen)}, expected exactly ` +
           `${JSON.stringify(input)}${i === 0 ? ' (the original)' : ''}: ${expected.because}`,
       );
     }
   });
   if (expected.observed !== undefined) {
-    if (records.notifications.length === 0)
-      problems.push('the observer was sent no hooks/observe of the call');
+    if (records.notifications.length === 0) passedOn('the observer was sent no hooks/observe of the call');
     for (const note of records.notifications) {
       const seen = toolInput(note);
       if (!isDeepStrictEqual(seen, expected.observed)) {
-        problems.push(
+        passedOn(
           `the observer was sent tool.input ${JSON.stringify(seen)}, expected the effective ` +
             `${JSON.stringify(expected.observed)}: ${expected.because}`,
         );
@@ -217,7 +217,9 @@ async function runOperationCase(ctx: CaseContext, state: FixtureState): Promise<
   const name = `AHP-EDIT-001/${OPERATION_CASE_LABEL}`;
   const reading: EditChain = { name, transport, links: [{ effects: [], policy: 'fail-closed' }] };
   const first = (await runChain(state, ctx, reading, 1)).records.requests[0];
-  if (first === undefined) throw new CaseFailure(['the probe call reached no interceptor']);
+  if (first === undefined) {
+    throw new CaseFailure([finding('delivery.request-sent', 'the probe call reached no interceptor')]);
+  }
   const capabilities = requestCapabilities(first);
   const lacking = unadvertisedModify(capabilities, [], 'the request');
   if (lacking !== undefined) ctx.untested(lacking);

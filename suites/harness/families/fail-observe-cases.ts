@@ -4,6 +4,7 @@
  */
 import type { Behaviour } from '../../../mock-backend/index.js';
 import type { CaseCheck, HarnessCase } from '../kit/case-model.js';
+import { finding } from '../kit/rules.js';
 import { HARNESS_TRANSPORTS, type HarnessTransport } from '../kit/timing.js';
 import { EXPLICIT_DENY_REASON, POLICIES } from './fail-matrix.js';
 
@@ -27,7 +28,10 @@ const observerReached: CaseCheck = {
     return context.recordsNow(run.index).notifications.length > 0
       ? []
       : [
-          'no hooks/observe notification for this call reached the mock, so the observer failure was never exercised',
+          finding(
+            'observe.delivered',
+            'no hooks/observe notification for this call reached the mock, so the observer failure was never exercised',
+          ),
         ];
   },
 };

@@ -15,7 +15,10 @@ function step(index: number, result: Partial<StepRun['result']>): StepRun {
   return { index, result: { ...base, ...result } } as unknown as StepRun;
 }
 
-const check = executionCheck([{ executed: false, permission: 'deny', why: 'the host said deny' }]);
+const check = executionCheck([
+  { executed: false, permission: 'deny', why: 'the host said deny', rule: 'host.never-weakened' },
+]);
+const messages = async (found: ReturnType<typeof check.run>) => (await found).map((f) => f.message);
 
 describe('executionCheck', () => {
   it('makes the case untested when the allowed control call is not reported executed', async () => {
@@ -26,13 +29,15 @@ describe('executionCheck', () => {
   });
 
   it('names a missing executed, a wrong executed and a lifted permission', async () => {
-    expect(await check.run(step(1, {}), context)).toEqual([
+    expect(await messages(check.run(step(1, {}), context))).toEqual([
       'the driver announces features.execution, but its invoke result has no executed',
     ]);
-    expect(await check.run(step(1, { executed: true, permission: 'allow' }), context)).toEqual([
+    const lifted = check.run(step(1, { executed: true, permission: 'allow' }), context);
+    expect(await messages(lifted)).toEqual([
       'the host said deny, yet the result says executed: true',
       'the host said deny: the final permission must stay "deny", the result says "allow"',
     ]);
+    expect((await lifted).map((f) => f.requirement)).toEqual(['AHP-SEC-001', 'AHP-SEC-001']);
     expect(await check.run(step(1, { executed: false, permission: 'deny' }), context)).toEqual([]);
   });
 });

@@ -17,11 +17,13 @@
  * it, must be reported executed. A harness that reports `executed: false` for every call would
  * pass the checks without showing anything, so then the case is `untested` with that reason.
  */
+import type { Finding } from '../../kit/finding.js';
 import type { CaseCheck, CaseStep, HarnessCase, StepRun } from '../kit/case-model.js';
 import { driverCase } from '../kit/define.js';
 import { anyTransport } from '../kit/features.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import { runCase } from '../kit/run-case.js';
+import { finding, type RuleKey } from '../kit/rules.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { EXPLICIT_DENY_REASON } from './fail-matrix.js';
 
@@ -37,6 +39,8 @@ export interface Outcome {
   /** Only for steps that send a host permission. */
   permission?: 'allow' | 'ask' | 'deny';
   why: string;
+  /** The rule the outcome rests on. */
+  rule: RuleKey;
 }
 
 /**
@@ -49,7 +53,12 @@ export function executionCheck(outcomes: readonly Outcome[]): CaseCheck {
     run(run: StepRun, context) {
       const { executed, permission } = run.result;
       if (executed === undefined) {
-        return ['the driver announces features.execution, but its invoke result has no executed'];
+        return [
+          finding(
+            'host.execution-reported',
+            'the driver announces features.execution, but its invoke result has no executed',
+          ),
+        ];
       }
       if (run.index === 0) {
         if (!executed) {
@@ -61,14 +70,17 @@ export function executionCheck(outcomes: readonly Outcome[]): CaseCheck {
         return [];
       }
       const want = outcomes[run.index - 1] as Outcome;
-      const problems: string[] = [];
+      const problems: Finding[] = [];
       if (executed !== want.executed) {
-        problems.push(`${want.why}, yet the result says executed: ${String(executed)}`);
+        problems.push(finding(want.rule, `${want.why}, yet the result says executed: ${String(executed)}`));
       }
       if (want.permission !== undefined && permission !== want.permission) {
         problems.push(
-          `${want.why}: the final permission must stay "${want.permission}", the result says ` +
-            `${permission === undefined ? 'nothing' : `"${permission}"`}`,
+          finding(
+            want.rule,
+            `${want.why}: the final permission must stay "${want.permission}", the result says ` +
+              `${permission === undefined ? 'nothing' : `"${permission}"`}`,
+          ),
         );
       }
       return problems;
@@ -98,7 +110,11 @@ const HOST_CASES: readonly HostCase[] = [
     steps: [
       {
         step: { label: 'explicit-deny', behaviour: { kind: 'deny', reason: EXPLICIT_DENY_REASON } },
-        outcome: { executed: false, why: 'the harness accepted a valid deny' },
+        outcome: {
+          executed: false,
+          why: 'the harness accepted a valid deny',
+          rule: 'host.deny-not-executed',
+        },
       },
     ],
   },
@@ -113,6 +129,7 @@ const HOST_CASES: readonly HostCase[] = [
         executed: false,
         permission: host,
         why: `the host said ${host} and the backend answered an empty effect list, which is no authorization`,
+        rule: 'host.empty-list-no-grant' as const,
       },
     })),
   },
@@ -134,6 +151,7 @@ const HOST_CASES: readonly HostCase[] = [
           executed: false,
           permission: 'deny',
           why: 'the host said deny and the backend answered allow, which cannot grant what the host refused',
+          rule: 'host.never-weakened',
         },
       },
     ],
@@ -165,6 +183,7 @@ const HOST_CASES: readonly HostCase[] = [
           executed: false,
           permission: 'ask',
           why: 'the host said ask and the interception failed open, which is no approval',
+          rule: 'host.never-weakened',
         },
       },
     ],

@@ -4,7 +4,9 @@
  * harness allowed retries may resend: every copy must be byte-identical and carry no id. A harness
  * that does not retry observations (they are best effort) leaves the case untested.
  */
+import type { Finding } from '../../kit/finding.js';
 import type { CaseCheck, HarnessCase } from '../kit/case-model.js';
+import { finding } from '../kit/rules.js';
 import { bytesText } from '../kit/wire-records.js';
 
 const copiesIdentical: CaseCheck = {
@@ -14,20 +16,23 @@ const copiesIdentical: CaseCheck = {
     // HTTP mock records each request as it arrives.
     await context.waitForFrames(run.index, 'hooks/observe', 1);
     const copies = context.recordsNow(run.index).notifications;
-    if (copies.length === 0) return ['no hooks/observe notification for this call reached the mock'];
+    if (copies.length === 0) {
+      return [finding('observe.delivered', 'no hooks/observe notification for this call reached the mock')];
+    }
     if (copies.length === 1) {
       return context.untested(
         'the harness did not retry the failed notification (observer retries are optional)',
       );
     }
     const [first, ...rest] = copies;
-    const problems: string[] = [];
+    const problems: Finding[] = [];
+    const differs = (message: string) => problems.push(finding('observe.retry-identical', message));
     for (const copy of copies) {
-      if (copy.hasId) problems.push(`notification ${copy.delivery} carries an id`);
+      if (copy.hasId) differs(`notification ${copy.delivery} carries an id`);
     }
     for (const copy of rest) {
       if (first && bytesText(copy.bytes) !== bytesText(first.bytes)) {
-        problems.push(`notification ${copy.delivery} differs from the first copy (${first.delivery})`);
+        differs(`notification ${copy.delivery} differs from the first copy (${first.delivery})`);
       }
     }
     return problems;

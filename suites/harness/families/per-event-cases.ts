@@ -17,7 +17,7 @@ import type { HarnessCase, SubscriptionPatch } from '../kit/case-model.js';
 import type { TransportChoiceCase } from '../kit/define.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import type { HarnessTransport } from '../kit/timing.js';
-import { settlesWithin } from './deadline-timing.js';
+import { settlesByTheDeadline } from './deadline-timing.js';
 import { CLASS_VARIANTS } from './fail-class-variants.js';
 import { EXPLICIT_DENY_REASON } from './fail-matrix.js';
 import { failTwiceThenAnswerCase } from './retry-cases.js';
@@ -111,7 +111,7 @@ function deadlineCase(fixture: HarnessFixture, event: InterceptableEvent): Trans
     event: e,
     behaviour: { kind: 'respond', effects: [] },
     late: true,
-    checks: [settlesWithin(fixture, 'the deadline', (_run, timeoutMs) => timeoutMs)],
+    checks: [settlesByTheDeadline(fixture)],
   }));
 }
 

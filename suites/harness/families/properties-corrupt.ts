@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { driverCase } from '../kit/define.js';
 import type { Behaviour } from '../../../mock-backend/index.js';
 import type { HarnessFixture } from '../kit/fixture.js';
+import { finding } from '../kit/rules.js';
 import { assertProperty, propertyTransportOrUntested, runCallPlan } from './properties-support.js';
 
 const VALID_LOOKING_REPLY =
@@ -59,7 +60,11 @@ export function declareCorruptProperty(fixture: HarnessFixture, scale: number): 
         const { decision, synthetic } = run.result;
         if (decision === 'deny' && synthetic) return [];
         return [
-          `a corrupt reply under fail-closed settled "${decision}"${decision === 'deny' ? ' as an explicit deny' : ''}`,
+          finding(
+            'failure-policy',
+            `a corrupt reply under fail-closed settled "${decision}"${decision === 'deny' ? ' as an explicit deny' : ''}`,
+            { way: 'fail-closed' },
+          ),
         ];
       });
     },

@@ -12,6 +12,8 @@ describe('the properties model', () => {
       decision: 'continue',
       synthetic: false,
       deliveries: 2,
+      rule: 'valid-result',
+      deliveriesRule: 'composition.chain',
     });
   });
 
@@ -26,6 +28,8 @@ describe('the properties model', () => {
         decision: 'deny',
         synthetic: false,
         deliveries: 1,
+        rule: 'explicit-deny',
+        deliveriesRule: 'composition.chain',
       });
     }
   });
@@ -40,11 +44,17 @@ describe('the properties model', () => {
       decision: 'deny',
       synthetic: true,
       deliveries: 2,
+      rule: 'failure-policy',
+      way: 'fail-closed',
+      deliveriesRule: 'composition.chain',
     });
     expect(predictChain([{ policy: 'fail-open', outcome: 'failure' }])).toEqual({
       decision: 'continue',
       synthetic: false,
       deliveries: 1,
+      rule: 'failure-policy',
+      way: 'fail-open',
+      deliveriesRule: 'composition.chain',
     });
   });
 
@@ -53,16 +63,23 @@ describe('the properties model', () => {
       decision: 'deny',
       synthetic: false,
       deliveries: 3,
+      rule: 'retry.resend',
+      deliveriesRule: 'retry.resend',
     });
     expect(predictRetries({ failures: 3, final: 'answer', retries: 2, policy: 'fail-closed' })).toEqual({
       decision: 'deny',
       synthetic: true,
       deliveries: 3,
+      rule: 'failure-policy',
+      way: 'fail-closed',
+      deliveriesRule: 'retry.resend',
     });
     expect(predictRetries({ failures: 0, final: 'answer', retries: 3, policy: 'fail-closed' })).toEqual({
       decision: 'continue',
       synthetic: false,
       deliveries: 1,
+      rule: 'valid-result',
+      deliveriesRule: 'retry.resend',
     });
   });
 });

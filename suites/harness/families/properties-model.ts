@@ -7,6 +7,7 @@
  */
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { Behaviour } from '../../../mock-backend/index.js';
+import type { RuleKey } from '../kit/rules.js';
 
 /** What one delivery does, as the model sees it. */
 export type Outcome = 'answer' | 'deny' | 'failure';
@@ -24,18 +25,33 @@ export interface Prediction {
   synthetic: boolean;
   /** Intercept requests the mock receives for the call. */
   deliveries: number;
+  /** The rule the decision rests on, and the policy that broke it when it is the failure policy's. */
+  rule: RuleKey;
+  way?: FailurePolicy;
+  /** The rule the number of deliveries rests on. */
+  deliveriesRule: RuleKey;
 }
 
 /** A chain of subscriptions (one delivery each), with their policies, in registration order. */
 export function predictChain(links: ReadonlyArray<{ policy: FailurePolicy; outcome: Outcome }>): Prediction {
   let deliveries = 0;
+  let failedOpen = false;
+  const deliveriesRule = 'composition.chain';
   for (const { policy, outcome } of links) {
     deliveries++;
-    if (outcome === 'deny') return { decision: 'deny', synthetic: false, deliveries };
-    if (outcome === 'failure' && policy === 'fail-closed')
-      return { decision: 'deny', synthetic: true, deliveries };
+    if (outcome === 'deny') {
+      return { decision: 'deny', synthetic: false, deliveries, rule: 'explicit-deny', deliveriesRule };
+    }
+    if (outcome === 'failure' && policy === 'fail-closed') {
+      const rule = 'failure-policy';
+      return { decision: 'deny', synthetic: true, deliveries, rule, way: 'fail-closed', deliveriesRule };
+    }
+    if (outcome === 'failure') failedOpen = true;
   }
-  return { decision: 'continue', synthetic: false, deliveries };
+  const settled = { decision: 'continue', synthetic: false, deliveries, deliveriesRule } as const;
+  return failedOpen
+    ? { ...settled, rule: 'failure-policy', way: 'fail-open' }
+    : { ...settled, rule: 'valid-result' };
 }
 
 /** One subscription that fails `failures` times, then ends with `final`, allowed `retries` retries. */
@@ -46,10 +62,15 @@ export function predictRetries(options: {
   policy: FailurePolicy;
 }): Prediction {
   const { failures, final, retries, policy } = options;
+  const deliveriesRule = 'retry.resend';
   if (failures > retries) {
-    return { ...predictChain([{ policy, outcome: 'failure' }]), deliveries: retries + 1 };
+    return { ...predictChain([{ policy, outcome: 'failure' }]), deliveries: retries + 1, deliveriesRule };
   }
-  return { ...predictChain([{ policy, outcome: final }]), deliveries: failures + 1 };
+  // A decision alone carries no policy; with failures before it, it decides only because the
+  // harness retried.
+  const settled = predictChain([{ policy, outcome: final }]);
+  const retried = failures > 0 ? { rule: 'retry.resend' as const } : {};
+  return { ...settled, ...retried, deliveries: failures + 1, deliveriesRule };
 }
 
 /** Fast operational failures every transport can show (none waits for a deadline). */

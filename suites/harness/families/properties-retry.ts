@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { driverCase } from '../kit/define.js';
 import type { HarnessFixture } from '../kit/fixture.js';
+import { finding } from '../kit/rules.js';
 import { arrivalGapMs, bytesText } from '../kit/wire-records.js';
 import { DECISIONS, FAST_FAILURES, predictRetries } from './properties-model.js';
 import {
@@ -59,15 +60,31 @@ export function declareRetryProperty(fixture: HarnessFixture, scale: number): vo
         const problems = compareWithPrediction(run, predicted);
         const [first, ...rest] = run.requests;
         for (const r of run.requests) {
-          if (r.jsonrpcId !== r.eventId)
-            problems.push(`delivery ${r.delivery}: the JSON-RPC id is not the event id`);
+          if (r.jsonrpcId !== r.eventId) {
+            problems.push(
+              finding(
+                'intercept.id-is-event-id',
+                `delivery ${r.delivery}: the JSON-RPC id is not the event id`,
+              ),
+            );
+          }
         }
         for (const r of rest) {
           if (first && bytesText(r.bytes) !== bytesText(first.bytes)) {
-            problems.push(`delivery ${r.delivery} differs from the first delivery of the call`);
+            problems.push(
+              finding(
+                'retry.identical-bytes',
+                `delivery ${r.delivery} differs from the first delivery of the call`,
+              ),
+            );
           }
           if (first && arrivalGapMs(first, r) > timeoutMs + DELIVERY_SLACK_MS * scale) {
-            problems.push(`delivery ${r.delivery} arrived after the original deadline`);
+            problems.push(
+              finding(
+                'retry.inside-the-deadline',
+                `delivery ${r.delivery} arrived after the original deadline`,
+              ),
+            );
           }
         }
         return problems;

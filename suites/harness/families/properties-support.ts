@@ -9,12 +9,15 @@ import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { JsonObject, JsonValue } from '../../../protocol/json.js';
 import type { Behaviour } from '../../../mock-backend/index.js';
 import type { CaseContext } from '../../kit/case.js';
+import { CaseFailure, type Finding } from '../../kit/finding.js';
 import type { DriverToolEvent, InitializeResult, InvokeResult, KnownFeature } from '../../driver/index.js';
 import type { HarnessCase } from '../kit/case-model.js';
 import type { FixtureState } from '../kit/fixture.js';
 import { unmetNeeds, usableTransports } from '../kit/features.js';
 import { configureHarness } from '../kit/driver-session.js';
 import { caseRegistration, interceptSubscription } from '../kit/registration.js';
+import { refusedValidRegistration } from '../kit/run-case.js';
+import { finding, prefixed } from '../kit/rules.js';
 import { stepIds } from '../kit/run-step.js';
 import { identifiedRules } from '../kit/scenario.js';
 import type { HarnessTransport } from '../kit/timing.js';
@@ -93,8 +96,7 @@ export async function runCallPlan(
     registration,
     ...(plan.retries === undefined ? {} : { retries: plan.retries }),
   });
-  if (!configured.accepted)
-    throw new Error(`the harness refused a valid registration: ${JSON.stringify(configured.issues)}`);
+  if (!configured.accepted) throw new CaseFailure([refusedValidRegistration(configured.issues)]);
   steps.begin(0);
   const result = await state.client.invoke({ event });
   steps.addId(0, result.eventId);
@@ -114,30 +116,35 @@ export async function runCallPlan(
 }
 
 /** Every way a run departs from the model's prediction (decision, synthetic flag, deliveries). */
-export function compareWithPrediction(run: CallRun, predicted: Prediction): string[] {
-  const problems: string[] = [];
-  if (run.result.decision !== predicted.decision) {
+export function compareWithPrediction(run: CallRun, predicted: Prediction): Finding[] {
+  const problems: Finding[] = [];
+  const decided = (message: string) =>
     problems.push(
-      `the decision is "${run.result.decision}" where the seed's rules give "${predicted.decision}"`,
+      finding(predicted.rule, message, predicted.way === undefined ? {} : { way: predicted.way }),
     );
+  if (run.result.decision !== predicted.decision) {
+    decided(`the decision is "${run.result.decision}" where the seed's rules give "${predicted.decision}"`);
   }
   if (run.result.decision === 'deny' && run.result.synthetic !== predicted.synthetic) {
-    problems.push(
+    decided(
       `the denial is ${run.result.synthetic ? 'synthetic' : 'explicit'} where the rules make it ${predicted.synthetic ? 'synthetic' : 'explicit'}`,
     );
   }
   if (run.requests.length !== predicted.deliveries) {
     problems.push(
-      `the mock received ${run.requests.length} request(s) where the rules give ${predicted.deliveries}`,
+      finding(
+        predicted.deliveriesRule,
+        `the mock received ${run.requests.length} request(s) where the rules give ${predicted.deliveries}`,
+      ),
     );
   }
   return problems;
 }
 
-/** A failed run: its problems, for fast-check to shrink and for the report. */
+/** A failed run: its findings, for fast-check to shrink and for the report. */
 export class PropertyRunFailure extends Error {
-  constructor(readonly problems: string[]) {
-    super(problems.join('; '));
+  constructor(readonly findings: Finding[]) {
+    super(findings.map((f) => f.message).join('; '));
     this.name = 'PropertyRunFailure';
   }
 }
@@ -147,7 +154,7 @@ export async function assertProperty<T>(
   state: FixtureState,
   ctx: CaseContext,
   arbitrary: fc.Arbitrary<T>,
-  run: (value: T) => Promise<string[]>,
+  run: (value: T) => Promise<Finding[]>,
 ): Promise<void> {
   const { seed, runs } = state.settings;
   ctx.evidence({ seed, runs });
@@ -167,9 +174,14 @@ export async function assertProperty<T>(
     counterexample: JSON.parse(JSON.stringify(counterexample ?? null)) as JsonValue,
   });
   const why = error instanceof Error ? error.message : String(error);
-  throw new Error(
-    `property failed after ${details.numRuns} run(s): ${why}\n` +
-      `counterexample: ${fc.stringify(counterexample)}\n` +
-      `replay: --seed ${details.seed} (fast-check path ${JSON.stringify(replay.path)})`,
-  );
+  const token =
+    `counterexample: ${fc.stringify(counterexample)}; ` +
+    `replay: --seed ${details.seed} (fast-check path ${JSON.stringify(replay.path)})`;
+  const found =
+    error instanceof PropertyRunFailure || error instanceof CaseFailure ? error.findings : undefined;
+  if (found === undefined) {
+    throw new Error(`property failed after ${details.numRuns} run(s): ${why}\n${token.replace('; ', '\n')}`);
+  }
+  const shown = prefixed(found, `property failed after ${details.numRuns} run(s): `);
+  throw new CaseFailure(shown.map((f, i) => (i === 0 ? { ...f, message: `${f.message} (${token})` } : f)));
 }

@@ -19,6 +19,8 @@ import { driverCase } from '../kit/define.js';
 import type { CaseCheck, HarnessCase } from '../kit/case-model.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import { caseRegistration } from '../kit/registration.js';
+import { finding } from '../kit/rules.js';
+import { CaseFailure } from '../../kit/finding.js';
 import { runCase } from '../kit/run-case.js';
 import { caseTimeoutMs } from '../kit/run-case.js';
 import { anyTransport } from '../kit/features.js';
@@ -67,10 +69,13 @@ export function declareDocumentShapeCases(fixture: HarnessFixture, scale: number
         const answer = await client.configure({ registration });
         ctx.evidence({ registration, configure: answer as unknown as JsonValue });
         if (answer.accepted) {
-          throw new Error(
-            `the harness accepted a registration document with ${defect.label.replaceAll('-', ' ')}; ` +
-              `it must declare protocolVersion "${PROTOCOL_VERSION}" and a non-empty hooks array`,
-          );
+          throw new CaseFailure([
+            finding(
+              'registration.document-shape',
+              `the harness accepted a registration document with ${defect.label.replaceAll('-', ' ')}; ` +
+                `it must declare protocolVersion "${PROTOCOL_VERSION}" and a non-empty hooks array`,
+            ),
+          ]);
         }
       },
       scale,
@@ -104,8 +109,11 @@ function noObserveToInterceptor(strayWaitMs: number): CaseCheck {
       return notifications === 0
         ? []
         : [
-            `the intercept subscription's backend received ${notifications} hooks/observe notification(s) for the call; ` +
-              'it has no observe subscription and, having been called, is owed no boundary copy',
+            finding(
+              'dispatch.selector',
+              `the intercept subscription's backend received ${notifications} hooks/observe notification(s) for the call; ` +
+                'it has no observe subscription and, having been called, is owed no boundary copy',
+            ),
           ];
     },
   };
@@ -124,13 +132,19 @@ function dispatchCase(
     behaviour: { kind: 'deny', reason: EXPLICIT_DENY_REASON },
     subscription: { set: { events: selector.events } },
     ...(selector.matches
-      ? { checks: [noObserveToInterceptor(strayWaitMs)] }
+      ? {
+          // Dispatch is the subject: whether the call was sent is judged, never blocked.
+          expect: { rule: 'dispatch.selector', deliveryRule: 'dispatch.selector' },
+          checks: [noObserveToInterceptor(strayWaitMs)],
+        }
       : {
           expect: {
             decision: 'continue',
             wire: 'none',
             audit: { outcome: 'no-effect' },
             because: `no subscription matches tool.before (events ${JSON.stringify(selector.events)}), so no decision step`,
+            rule: 'dispatch.selector',
+            deliveryRule: 'dispatch.selector',
           },
         }),
   };
@@ -185,6 +199,7 @@ export function dispatchModeCases(): ChainCaseSpec[] {
       needs: ['observe'],
       backends: [{ subscriptions: ['fail-closed'] }, { subscriptions: ['observe'] }],
       expect: {
+        rule: 'dispatch.selector',
         asked: [1, 0],
         observed: [0, 1],
         because: 'backend 1 only intercepts tool.before and backend 2 only observes it',
@@ -196,6 +211,7 @@ export function dispatchModeCases(): ChainCaseSpec[] {
       needs: ['observe'],
       backends: [{ subscriptions: ['fail-closed', 'observe'] }],
       expect: {
+        rule: 'dispatch.selector',
         asked: [1],
         observed: [1],
         because: 'the backend has an intercept and an observe subscription to tool.before, tracked apart',
@@ -211,6 +227,7 @@ export function dispatchModeCases(): ChainCaseSpec[] {
         { subscriptions: ['fail-closed'] },
       ],
       expect: {
+        rule: 'dispatch.selector',
         asked: [undefined, undefined, undefined],
         observed: [0, 0, 1],
         because:

@@ -36,7 +36,10 @@ export function failTwiceThenAnswerCase(base: ResendCaseBase): HarnessCase {
       synthetic: false,
       audit: { outcome: 'no-effect' },
       because: 'two failures are retried and the third attempt answers []',
+      rule: 'retry.resend',
     },
-    checks: [deliveredTimes(3, 'two failures then an answer take three identical deliveries')],
+    checks: [
+      deliveredTimes(3, 'two failures then an answer take three identical deliveries', 'retry.resend'),
+    ],
   };
 }

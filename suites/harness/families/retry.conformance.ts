@@ -69,8 +69,9 @@ for (const transport of HARNESS_TRANSPORTS) {
         audit: { outcome: 'deny', synthetic: false },
         denyReason: 'denied on retry',
         because: 'one failure is retried and the second attempt denies',
+        rule: 'retry.resend',
       },
-      checks: [deliveredTimes(2, 'one failure then a deny take two identical deliveries')],
+      checks: [deliveredTimes(2, 'one failure then a deny take two identical deliveries', 'retry.resend')],
     });
     const decisions: ReadonlyArray<[string, Behaviour]> = [
       ['explicit-deny', { kind: 'deny', reason: 'denied once' }],
@@ -85,7 +86,13 @@ for (const transport of HARNESS_TRANSPORTS) {
         retries: RETRIES,
         deadline: 'answer',
         behaviour,
-        checks: [deliveredTimes(1, `a ${label.replace(/-/g, ' ')} is a decision, never retried`)],
+        checks: [
+          deliveredTimes(
+            1,
+            `a ${label.replace(/-/g, ' ')} is a decision, never retried`,
+            'retry.never-after-a-decision',
+          ),
+        ],
       });
     }
     const deadline = Math.round(BOUNDED_DEADLINE_MS[transport] * scale);
@@ -112,10 +119,16 @@ for (const transport of HARNESS_TRANSPORTS) {
         // attempts is not compared with the deliveries here; their timing is.
         wire: 'any',
         because: 'slow failures are retried until the original deadline ends the sequence',
+        rule: 'retry.inside-the-deadline',
       },
       checks: [
         deliveriesWithinDeadline(fixture),
-        settlesWithin(fixture, 'the original deadline', (_run, timeoutMs) => timeoutMs),
+        settlesWithin(
+          fixture,
+          'the original deadline',
+          (_run, timeoutMs) => timeoutMs,
+          'retry.inside-the-deadline',
+        ),
       ],
     });
   }

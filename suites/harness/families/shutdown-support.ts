@@ -11,9 +11,10 @@ import type { CaseContext } from '../../kit/case.js';
 import type { DriverToolEvent } from '../../driver/index.js';
 import type { HarnessCase } from '../kit/case-model.js';
 import type { FixtureState } from '../kit/fixture.js';
+import { CaseFailure } from '../../kit/finding.js';
 import { configureHarness } from '../kit/driver-session.js';
 import { caseRegistration } from '../kit/registration.js';
-import { caseEvent } from '../kit/run-case.js';
+import { caseEvent, refusedValidRegistration } from '../kit/run-case.js';
 import { stepIds } from '../kit/run-step.js';
 import { CaseSteps, issuedBySuite } from '../kit/step-identity.js';
 import type { HarnessTransport } from '../kit/timing.js';
@@ -88,11 +89,7 @@ export async function configureBackend(
   const registration = caseRegistration(options as HarnessCase, state.mocks.endpoints, options.timeoutMs);
   const answer = await configureHarness(state, { registration }, ctx);
   ctx.evidence({ registration, configure: answer as unknown as JsonValue });
-  if (!answer.accepted) {
-    throw new Error(
-      `the harness refused a valid registration: ${answer.issues.map((i) => i.message).join('; ')}`,
-    );
-  }
+  if (!answer.accepted) throw new CaseFailure([refusedValidRegistration(answer.issues)]);
 }
 
 /** A fresh `tool.before` for the next call of the file. */

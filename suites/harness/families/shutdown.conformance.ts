@@ -6,6 +6,8 @@
 import { inject } from 'vitest';
 import type { CaseContext } from '../../kit/case.js';
 import { DriverCallError } from '../../driver/index.js';
+import { CaseFailure } from '../../kit/finding.js';
+import { failOn, finding } from '../kit/rules.js';
 import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { driverCase } from '../kit/define.js';
 import { closeHarness } from '../kit/driver-session.js';
@@ -73,8 +75,11 @@ for (const transport of STDIO) {
       await awaitRequest(state, transport, steps.of(0));
       if (transport === 'stdio-persistent') await call;
       const pids = state.mocks.control.pids();
-      if (pids.length === 0)
-        throw new Error('the mock reports no backend process, so there is nothing to check');
+      if (pids.length === 0) {
+        failOn('shutdown.processes-reaped', [
+          'the mock reports no backend process, so there is nothing to check',
+        ]);
+      }
       const elapsed = await timedClose();
       await call.catch(() => undefined);
       const alive = await stillRunningAfter(pids, REAP_GRACE_MS * scale);
@@ -86,7 +91,7 @@ for (const transport of STDIO) {
         );
       }
       if (elapsed > bound) problems.push(`close took ${Math.round(elapsed)} ms, past the ${bound} ms bound`);
-      if (problems.length > 0) throw new Error(problems.join('; '));
+      failOn('shutdown.processes-reaped', problems);
     },
   );
 }
@@ -109,9 +114,8 @@ for (const transport of ['stdio-persistent', 'http'] as const) {
       try {
         await closeHarness(state);
       } catch (error) {
-        throw new Error(`a second close failed: ${error instanceof Error ? error.message : String(error)}`, {
-          cause: error,
-        });
+        const why = error instanceof Error ? error.message : String(error);
+        throw new CaseFailure([finding('shutdown.repeat-safe', `a second close failed: ${why}`)]);
       }
     },
   );
@@ -153,7 +157,7 @@ for (const transport of HARNESS_TRANSPORTS) {
       if (reached > 0)
         problems.push(`${reached} request(s) of the call made after close reached the backend`);
       ctx.evidence({ afterClose: 'answered' in outcome ? 'answered' : String(outcome.error), reached });
-      if (problems.length > 0) throw new Error(problems.join('; '));
+      failOn('shutdown.admission-stopped', problems);
     },
   );
   define(
@@ -188,7 +192,7 @@ for (const transport of HARNESS_TRANSPORTS) {
       const limit = state.margins.settleToleranceMs;
       if (endedMs > limit)
         problems.push(`the pending call ended ${Math.round(endedMs)} ms after close (limit ${limit} ms)`);
-      if (problems.length > 0) throw new Error(problems.join('; '));
+      failOn('shutdown.pending-call-ended', problems);
     },
   );
 }

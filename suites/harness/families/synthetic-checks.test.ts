@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { InvokeResult } from '../../driver/index.js';
 import type { CaseRunContext, StepRun } from '../kit/case-model.js';
-import { auditTellsThemApart, CANARY, reasonIsGeneric, reasonLeaks } from './synthetic-checks.js';
+import {
+  auditTellsThemApart,
+  CANARY,
+  reasonIsGeneric,
+  reasonLeaks as reasonLeaksFindings,
+} from './synthetic-checks.js';
+import { messagesOf as messages } from '../kit/rules.js';
+
+/** The checks' findings as their messages (the rules are asserted where they matter). */
+const reasonLeaks = (...args: Parameters<typeof reasonLeaksFindings>) =>
+  messages(reasonLeaksFindings(...args));
 
 const ID = 'dev.ahp-conformance.mock';
 const written =
@@ -78,9 +88,10 @@ describe('reasonIsGeneric', () => {
     await expect(Promise.resolve().then(() => reasonIsGeneric.run(run({}), context()))).rejects.toThrow(
       /untested/,
     );
-    expect(await reasonIsGeneric.run(run({ reason: ' ' }), context())).toEqual([
-      'the synthetic denial shows an empty reason',
-    ]);
+    const empty = await reasonIsGeneric.run(run({ reason: ' ' }), context());
+    expect(messages(empty)).toEqual(['the synthetic denial shows an empty reason']);
+    expect(empty.map((f) => f.rule)).toEqual(['synthetic.generic-reason']);
+    expect(reasonLeaksFindings(CANARY, run({}), context())[0]?.rule).toBe('synthetic.no-details');
     expect(await reasonIsGeneric.run(run({ synthetic: false, reason: CANARY }), context())).toEqual([]);
   });
 });
@@ -90,7 +101,8 @@ describe('auditTellsThemApart', () => {
     const same = { backendId: ID, outcome: 'deny' as const };
     const first = run({ audit: [same] });
     const second = run({ synthetic: false, audit: [same] });
-    expect(await auditTellsThemApart.run(second, context([first, second]))).toHaveLength(1);
+    const same2 = await auditTellsThemApart.run(second, context([first, second]));
+    expect(same2.map((f) => f.requirement)).toEqual(['AHPX-SYN-001']);
     const distinct = run({ audit: [{ backendId: ID, outcome: 'operational-failure', synthetic: true }] });
     expect(await auditTellsThemApart.run(second, context([distinct, second]))).toEqual([]);
   });

@@ -4,8 +4,10 @@
  * credential and no stack trace; and the audit tells a synthetic denial from an explicit one.
  */
 import { randomBytes } from 'node:crypto';
+import type { Finding } from '../../kit/finding.js';
 import type { CaseCheck, CaseRunContext, StepRun } from '../kit/case-model.js';
 import { interceptEntries } from '../kit/judge.js';
+import { finding } from '../kit/rules.js';
 import { writtenText } from '../kit/wire-records.js';
 
 /** A marker the mock puts in everything it sends in these cases; it must never reach the model. */
@@ -23,11 +25,12 @@ function distinctiveFragments(written: readonly string[]): string[] {
   return [...new Set(written.join(' ').split(/[^A-Za-z0-9_./-]+/))].filter((w) => w.length >= 12);
 }
 
-/** Every leak in `reason`, as sentences. */
-export function reasonLeaks(reason: string, run: StepRun, context: CaseRunContext): string[] {
-  const problems: string[] = [];
+/** Every leak in `reason` (AHPX-SYN-003's rule). */
+export function reasonLeaks(reason: string, run: StepRun, context: CaseRunContext): Finding[] {
+  const problems: Finding[] = [];
+  const leak = (message: string) => problems.push(finding('synthetic.no-details', message));
   const found = (what: string, needle: string) => {
-    if (needle.length > 0 && reason.includes(needle)) problems.push(`the reason shows ${what} ("${needle}")`);
+    if (needle.length > 0 && reason.includes(needle)) leak(`the reason shows ${what} ("${needle}")`);
   };
   found('the backend content marker', CANARY);
   found('the bearer token', context.token);
@@ -41,7 +44,7 @@ export function reasonLeaks(reason: string, run: StepRun, context: CaseRunContex
   for (const fragment of distinctiveFragments(writtenText(run.records.frames))) {
     found('bytes the backend sent', fragment);
   }
-  if (STACK_PATTERNS.some((p) => p.test(reason))) problems.push('the reason shows a stack trace');
+  if (STACK_PATTERNS.some((p) => p.test(reason))) leak('the reason shows a stack trace');
   return problems;
 }
 
@@ -52,7 +55,9 @@ export const reasonIsGeneric: CaseCheck = {
     if (run.result.decision !== 'deny' || !run.result.synthetic) return [];
     const reason = run.result.reason;
     if (reason === undefined) return context.untested('the driver reports no reason for a synthetic denial');
-    if (reason.trim() === '') return ['the synthetic denial shows an empty reason'];
+    if (reason.trim() === '') {
+      return [finding('synthetic.generic-reason', 'the synthetic denial shows an empty reason')];
+    }
     return reasonLeaks(reason, run, context);
   },
 };
@@ -65,8 +70,13 @@ export const auditTellsThemApart: CaseCheck = {
     if (!first || first === run) return [];
     const a = interceptEntries(first.result, context.backendId)[0];
     const b = interceptEntries(run.result, context.backendId)[0];
-    if (!a || !b) return ['the audit lacks an entry to tell the two denials apart'];
+    if (!a || !b) {
+      return [
+        finding('synthetic.audit-distinguishable', 'the audit lacks an entry to tell the two denials apart'),
+      ];
+    }
     const same = a.outcome === b.outcome && a.synthetic === b.synthetic && a.failureClass === b.failureClass;
-    return same ? ['the audit records of a synthetic and an explicit denial are the same'] : [];
+    const message = 'the audit records of a synthetic and an explicit denial are the same';
+    return same ? [finding('synthetic.audit-distinguishable', message)] : [];
   },
 };

@@ -11,6 +11,7 @@
  * harness is the reference library, or a broken twin's (library-target.ts); for any other driver
  * the cases are `untested`.
  */
+import { failOn } from '../kit/rules.js';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import { startHttpMock, type HttpMock } from '../../../mock-backend/index.js';
@@ -135,7 +136,7 @@ export function declareAuthCallbackCases(scale: number): void {
         problems.push(
           `${late.length} request(s) reached the backend with the token the callback returned after the call was cancelled: cancellation was not rechecked before the token was used`,
         );
-      if (problems.length > 0) throw new Error(problems.join('; '));
+      failOn('auth.callback-rechecked', problems);
     },
     scale,
   );
@@ -163,7 +164,7 @@ export function declareAuthCallbackCases(scale: number): void {
         problems.push(
           `${late.length} request(s) reached the backend with the token the callback returned after the ${SHORT_DEADLINE_MS} ms deadline: the deadline was not rechecked before the token was used`,
         );
-      if (problems.length > 0) throw new Error(problems.join('; '));
+      failOn('auth.callback-rechecked', problems);
     },
     scale,
   );
@@ -184,7 +185,7 @@ export function declareAuthCallbackCases(scale: number): void {
       try {
         const blocked = startCall(harness);
         if (!(await provider.called(1, margins.answerDeadlineMs)))
-          throw new Error('the harness never asked the token provider for a token');
+          failOn('auth.callback-rechecked', ['the harness never asked the token provider for a token']);
         const closing = harness.close();
         const closedInTime = await Promise.race([
           closing.then(() => true),
@@ -209,7 +210,7 @@ export function declareAuthCallbackCases(scale: number): void {
           problems.push(
             `${late.length} request(s) reached the backend with the token the callback returned after close`,
           );
-        if (problems.length > 0) throw new Error(problems.join('; '));
+        failOn('auth.callback-rechecked', problems);
       } finally {
         provider.release();
         await harness.close();
@@ -234,7 +235,7 @@ export function declareAuthCallbackCases(scale: number): void {
         try {
           const first = startCall(harness, { signal: cancel.signal });
           if (!(await provider.called(1, margins.answerDeadlineMs)))
-            throw new Error('the harness never asked the token provider for a token');
+            failOn('auth.shared-wait-cancel', ['the harness never asked the token provider for a token']);
           const second = startCall(harness);
           // A harness that shares the acquisition makes no second provider call: wait a moment.
           await provider.called(2, JOIN_MS);
@@ -252,7 +253,7 @@ export function declareAuthCallbackCases(scale: number): void {
             ...cancelledProblems('the cancelled call', cancelled),
             ...deliveredProblems('the other call waiting for a token', other, headers),
           ];
-          if (problems.length > 0) throw new Error(problems.join('; '));
+          failOn('auth.shared-wait-cancel', problems);
         } finally {
           cancel.abort();
           provider.release();

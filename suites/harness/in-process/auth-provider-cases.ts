@@ -4,6 +4,7 @@
  * policy (AHPX-FAIL-004) and nothing goes out without credentials (AHPX-FAIL-005). A driver target
  * cannot be handed a provider, so for one these cases are `untested`.
  */
+import { failOn } from '../kit/rules.js';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import { startHttpMock, type HttpMock } from '../../../mock-backend/index.js';
@@ -82,7 +83,7 @@ export function declareProviderCases(scale: number): void {
           );
         if (run.authorizations.length > 0)
           problems.push('a request reached the backend although no token was ever acquired');
-        if (problems.length > 0) throw new Error(problems.join('; '));
+        failOn('deadline.covers-auth', problems);
       },
       scale,
     );
@@ -105,10 +106,12 @@ export function declareProviderCases(scale: number): void {
         const problems = policyProblems(run, policy, ['auth']);
         if (run.authorizations.length === 0)
           problems.push('the stale token never reached the backend, so no 401 was provoked');
+        failOn('auth.failure-follows-policy', problems);
         if (run.authorizations.some((a) => a !== 'Bearer stale-token')) {
-          problems.push("a request went out without the provider's credentials");
+          failOn('delivery.no-unauthenticated-fallback', [
+            "a request went out without the provider's credentials",
+          ]);
         }
-        if (problems.length > 0) throw new Error(problems.join('; '));
       },
       scale,
     );

@@ -3,6 +3,7 @@
  * and token provider open (ownership-check.ts). A driver cannot be lent either, so for a driver
  * target this case is `untested`.
  */
+import { failOn } from '../kit/rules.js';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createHarness } from '../../../reference-harness/index.js';
 import { conformanceCase } from '../../kit/case.js';
@@ -34,7 +35,7 @@ export function declareOwnershipCase(scale: number): void {
       if (unavailable !== undefined || !mocks) ctx.untested(unavailable ?? 'the mocks did not start');
       const { stdio, httpUrl } = (mocks as SuiteMocks).endpoints;
       const problems = await checkCallerOwnership(createHarness, { stdio, httpUrl }, KILL_GRACE_MS);
-      if (problems.length > 0) throw new Error(problems.join('; '));
+      failOn('shutdown.caller-owned', problems);
     },
     scale,
   );

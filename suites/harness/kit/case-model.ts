@@ -15,7 +15,9 @@ import type {
   InvokeResult,
   KnownFeature,
 } from '../../driver/index.js';
+import type { Finding } from '../../kit/finding.js';
 import type { Provoked } from './classify.js';
+import type { RuleKey } from './rules.js';
 import type { CaseRecords } from './wire-records.js';
 import type { HarnessTransport } from './timing.js';
 
@@ -59,10 +61,13 @@ export interface SubscriptionPatch {
   set?: JsonObject;
 }
 
-/** A check a case adds to the derived ones; returns problems (sentences), empty when it holds. */
+/**
+ * A check a case adds to the derived ones; returns its findings (each naming its rule in
+ * kit/rules.ts), empty when it holds.
+ */
 export interface CaseCheck {
   name: string;
-  run(run: StepRun, context: CaseRunContext): string[] | Promise<string[]>;
+  run(run: StepRun, context: CaseRunContext): Finding[] | Promise<Finding[]>;
 }
 
 /** A harness conformance case. Its name is path-like and starts with its first requirement ID. */
@@ -135,6 +140,15 @@ export interface Expected {
   denyReason?: string;
   /** Why the expectation is what it is, in a few words (for evidence). */
   because: string;
+  /**
+   * The rule the settled outcome (decision, synthetic, interrupted, ending, the audit's outcome)
+   * rests on: one rule broken the same way is one key whatever the case (kit/rules.ts).
+   */
+  rule: RuleKey;
+  /** The rule that says whether the call is delivered (`wire`). */
+  deliveryRule: RuleKey;
+  /** A reply comes after the deadline: taking it breaks the deadline, not `rule`. */
+  lateReply?: true;
 }
 
 /** Explicit expectations replacing derived ones (audit fields merge). */

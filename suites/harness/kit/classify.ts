@@ -9,13 +9,36 @@ import type { FailureClass } from '../../../protocol/failure-classes.js';
 import type { JsonValue } from '../../../protocol/json.js';
 import { AHP_ERROR_CODES, PROTOCOL_VERSION } from '../../../protocol/wire-types.js';
 import type { Behaviour } from '../../../mock-backend/index.js';
+import type { RuleKey } from './rules.js';
 import type { HarnessTransport } from './timing.js';
 
-/** How a behaviour settles one intercept. */
+/**
+ * How a behaviour settles one intercept. `rule` names the rule the settlement rests on when it is
+ * not the kind's own (a valid answer: `valid-result`; an explicit deny: `explicit-deny`; an
+ * operational failure: `failure-policy`), such as unknown result fields that must change nothing.
+ */
 export type Provoked =
-  | { kind: 'answer'; because: string }
-  | { kind: 'deny'; reason: string; because: string }
-  | { kind: 'failure'; classes: FailureClass[]; because: string; unadvertised?: string[] };
+  | { kind: 'answer'; because: string; rule?: RuleKey }
+  | { kind: 'deny'; reason: string; because: string; rule?: RuleKey }
+  | {
+      kind: 'failure';
+      classes: FailureClass[];
+      because: string;
+      unadvertised?: string[];
+      rule?: RuleKey;
+      /**
+       * A reply comes after the deadline: a harness that took it broke the deadline
+       * (`deadline.enforced`), not the policy.
+       */
+      lateReply?: true;
+    };
+
+/** The rule a provoked outcome rests on. */
+export function provokedRule(provoked: Provoked): RuleKey {
+  if (provoked.rule !== undefined) return provoked.rule;
+  if (provoked.kind === 'answer') return 'valid-result';
+  return provoked.kind === 'deny' ? 'explicit-deny' : 'failure-policy';
+}
 
 /** What classification needs to know besides the behaviour. */
 export interface ClassifyContext {
@@ -67,11 +90,17 @@ export function classifyEffects(effects: JsonValue): Provoked {
   throw new UnclassifiedBehaviour('respond', 'with accepted non-deny effects settles by composition rules');
 }
 
+/** A reply held past the deadline: deadline exceeded, or a late response, whichever the harness sees. */
+const lateReply = (): Provoked => ({
+  kind: 'failure',
+  classes: ['deadline-exceeded', 'late-response'],
+  because: 'the reply comes after the deadline',
+  lateReply: true,
+});
+
 /** Classifies one behaviour on one transport. */
 export function classifyBehaviour(b: Behaviour, ctx: ClassifyContext): Provoked {
-  if (ctx.late) {
-    return failure(['deadline-exceeded', 'late-response'], 'the reply comes after the deadline');
-  }
+  if (ctx.late) return lateReply();
   const stdio = ctx.transport !== 'http';
   const perEvent = ctx.transport === 'stdio-per_event';
   switch (b.kind) {
@@ -110,9 +139,7 @@ export function classifyBehaviour(b: Behaviour, ctx: ClassifyContext): Provoked 
       if (stdio) return failure(['deadline-exceeded'], 'the backend never answers');
       return failure(['http-status'], 'HTTP 202 with no body answers a request');
     case 'delay':
-      if (b.ms >= ctx.timeoutMs) {
-        return failure(['deadline-exceeded', 'late-response'], 'the reply comes after the deadline');
-      }
+      if (b.ms >= ctx.timeoutMs) return lateReply();
       if (b.ms * 2 <= ctx.timeoutMs) return classifyBehaviour(b.then, ctx);
       throw new UnclassifiedBehaviour('delay', 'too close to the deadline is a race');
     case 'sequence': {

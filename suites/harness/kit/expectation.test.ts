@@ -167,3 +167,52 @@ describe('waitsForDeadline', () => {
     expect(waitsForDeadline({ behaviour: { kind: 'malformed-json' } })).toBe(false);
   });
 });
+
+describe('the rule an expectation rests on', () => {
+  it('is the failure policy for every operational failure, whatever the class, transport or case', () => {
+    const failures: Partial<HarnessCase>[] = [
+      { behaviour: { kind: 'malformed-json' } },
+      { behaviour: { kind: 'hang' }, transport: 'stdio-persistent' },
+      { auth: 'missing-token', requirements: ['AHP-FAIL-001', 'AHPX-FAIL-004'] },
+      { endpoint: 'unlaunchable', transport: 'stdio-per_event' },
+      { behaviour: { kind: 'respond' }, late: true, requirements: ['AHP-FAIL-001', 'AHPX-DL-002'] },
+    ];
+    for (const c of failures) expect(derive(c).rule).toBe('failure-policy');
+  });
+
+  it('marks a reply after the deadline, so that a harness taking it breaks the deadline instead', () => {
+    expect(derive({ late: true }).lateReply).toBe(true);
+    expect(derive({ behaviour: { kind: 'delay', ms: 1500, then: { kind: 'respond' } } }).lateReply).toBe(
+      true,
+    );
+    expect(derive({ behaviour: { kind: 'hang' } }).lateReply).toBeUndefined();
+  });
+
+  it('is the answer, the deny, an interruption or a refusal rule for those', () => {
+    expect(derive({}).rule).toBe('valid-result');
+    expect(derive({ behaviour: { kind: 'deny' } }).rule).toBe('explicit-deny');
+    expect(derive({ behaviour: { kind: 'hang' }, invoke: { cancelAfterMs: 100 } }).rule).toBe(
+      'interrupt.cancel-ends-the-call',
+    );
+    expect(derive({ behaviour: { kind: 'hang' }, invoke: { budgetMs: 100 } }).rule).toBe(
+      'budget.expiry-ends-the-call',
+    );
+    expect(derive({ subscription: { omit: ['failurePolicy'] } }).rule).toBe('registration.explicit-policy');
+    expect(derive({ subscription: { mode: 'observe', set: { timeoutMs: 5 } } }).rule).toBe(
+      'registration.observe-no-policy',
+    );
+  });
+
+  it('names why a call must not be delivered', () => {
+    expect(derive({ auth: 'missing-token' }).deliveryRule).toBe('delivery.no-unauthenticated-fallback');
+    expect(derive({}).deliveryRule).toBe('delivery.request-sent');
+  });
+
+  it('follows an override: its rule, or the rule of the interruption it expects', () => {
+    const derived = derive({ behaviour: { kind: 'hang' } });
+    expect(applyOverride(derived, { rule: 'retry.resend' }).rule).toBe('retry.resend');
+    const cancelled = applyOverride(derived, { interrupted: true, ending: 'cancelled' });
+    expect(cancelled.rule).toBe('interrupt.cancel-ends-the-call');
+    expect(applyOverride(derive({ late: true }), { interrupted: true }).lateReply).toBeUndefined();
+  });
+});

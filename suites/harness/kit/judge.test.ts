@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { InvokeResult } from '../../driver/index.js';
+import { findingKey, type Finding } from '../../kit/finding.js';
 import type { Expected } from './case-model.js';
 import { judgeAnswer } from './judge.js';
+
+const messages = (findings: readonly Finding[]) => findings.map((f) => f.message);
+const keys = (findings: readonly Finding[]) => findings.map(findingKey);
 
 const ID = 'dev.ahp-conformance.mock';
 const failClosed: Expected = {
@@ -12,6 +16,8 @@ const failClosed: Expected = {
   wire: 'delivered',
   audit: { outcome: 'operational-failure', classes: ['malformed'], policy: 'fail-closed', synthetic: true },
   because: 'malformed reply under fail-closed',
+  rule: 'failure-policy',
+  deliveryRule: 'delivery.request-sent',
 };
 const good: InvokeResult = {
   decision: 'deny',
@@ -57,17 +63,30 @@ describe('judgeAnswer', () => {
       ID,
     );
     expect(problems).toHaveLength(5);
-    expect(problems.join('\n')).toMatch(/decision is "continue"/);
-    expect(problems.join('\n')).toMatch(/audit outcome is "no-effect"/);
-    expect(problems.join('\n')).toMatch(/failure class "auth" where "malformed"/);
-    expect(problems.join('\n')).toMatch(/policy "fail-open"/);
-    expect(problems.join('\n')).toMatch(/synthetic: false/);
+    const text = messages(problems).join('\n');
+    expect(text).toMatch(/decision is "continue"/);
+    expect(text).toMatch(/audit outcome is "no-effect"/);
+    expect(text).toMatch(/failure class "auth" where "malformed"/);
+    expect(text).toMatch(/policy "fail-open"/);
+    expect(text).toMatch(/synthetic: false/);
+    // The decision is the policy's rule broken under fail-closed, whatever the case; the audit's
+    // fields are rules of their own.
+    expect(keys(problems)).toEqual([
+      'failure-policy#fail-closed',
+      'failure-policy#audit',
+      'audit.failure-class',
+      'audit.policy',
+      'synthetic.audit-distinguishable',
+    ]);
+    expect(problems.every((f) => f.basis.document.startsWith('spec/draft/'))).toBe(true);
   });
 
   it('an explicit-looking deny where a synthetic one was due fails', () => {
-    expect(judgeAnswer(failClosed, { ...good, synthetic: false }, ID)).toEqual([
+    const found = judgeAnswer(failClosed, { ...good, synthetic: false }, ID);
+    expect(messages(found)).toEqual([
       'the denial is explicit but malformed reply under fail-closed makes it synthetic',
     ]);
+    expect(keys(found)).toEqual(['failure-policy#fail-closed']);
   });
 
   it('a failure class outside the accepted ones fails', () => {
@@ -82,7 +101,7 @@ describe('judgeAnswer', () => {
         },
       ],
     };
-    expect(judgeAnswer(failClosed, answer, ID)).toEqual([
+    expect(messages(judgeAnswer(failClosed, answer, ID))).toEqual([
       'the audit names failure class "process" where "malformed" was expected',
     ]);
   });
@@ -99,10 +118,12 @@ describe('judgeAnswer', () => {
       { decision: 'continue', synthetic: true, interrupted: true, audit: [] },
       ID,
     );
-    expect(problems.join('\n')).toMatch(/interrupted is true/);
-    expect(problems.join('\n')).toMatch(/never permission/);
-    expect(problems.join('\n')).toMatch(/"continue" is marked synthetic/);
-    expect(problems.join('\n')).toMatch(/no entry for the intercept subscription/);
+    const text = messages(problems).join('\n');
+    expect(text).toMatch(/interrupted is true/);
+    expect(text).toMatch(/never permission/);
+    expect(text).toMatch(/"continue" is marked synthetic/);
+    expect(text).toMatch(/no entry for the intercept subscription/);
+    expect(keys(problems)).toContain('interrupt.never-permission');
   });
 
   it('ignores observe entries and boundary copies of the same backend', () => {
@@ -130,8 +151,44 @@ describe('judgeAnswer', () => {
       ending: 'cancelled',
       audit: [{ backendId: ID, outcome: 'budget-expired' }],
     };
-    expect(judgeAnswer(expected, answer, ID)).toEqual([
-      'the call ended "cancelled" but "budget-expired" was expected',
+    const found = judgeAnswer(expected, answer, ID);
+    expect(messages(found)).toEqual(['the call ended "cancelled" but "budget-expired" was expected']);
+    // Expiry reported as a cancellation: the two are not told apart.
+    expect(keys(found)).toEqual(['budget.expiry-told-apart']);
+  });
+
+  it('judges a late reply the harness took under the deadline, not the policy', () => {
+    const late: Expected = {
+      ...failClosed,
+      lateReply: true,
+      audit: { ...failClosed.audit, classes: ['deadline-exceeded', 'late-response'] },
+    };
+    const took: InvokeResult = {
+      decision: 'deny',
+      reason: 'late deny',
+      synthetic: false,
+      interrupted: false,
+      audit: [{ backendId: ID, outcome: 'deny', policy: 'fail-closed', synthetic: false }],
+    };
+    expect(new Set(judgeAnswer(late, took, ID).map((f) => f.rule))).toContain('deadline.enforced');
+    // A harness that kept the deadline but failed open broke the policy.
+    const failedOpen: InvokeResult = {
+      decision: 'continue',
+      synthetic: false,
+      interrupted: false,
+      audit: [{ backendId: ID, outcome: 'operational-failure', failureClass: 'deadline-exceeded' }],
+    };
+    expect(keys(judgeAnswer(late, failedOpen, ID))).toEqual(['failure-policy#fail-closed']);
+  });
+
+  it('an audit that records a fail-closed failure as a backend deny breaks telling them apart', () => {
+    const answer: InvokeResult = {
+      ...good,
+      audit: [{ backendId: ID, outcome: 'deny', policy: 'fail-closed', synthetic: false }],
+    };
+    expect(keys(judgeAnswer(failClosed, answer, ID))).toEqual([
+      'synthetic.audit-distinguishable',
+      'synthetic.audit-distinguishable',
     ]);
   });
 });

@@ -1,11 +1,14 @@
 /**
  * Runs one harness case through the fixture: scenario into the mock, `configure`, one `invoke`
- * per step (run-step.ts), then the verdict. Every problem of a step is reported at once; the case
- * attaches its evidence (with the wire transcript when it fails).
+ * per step (run-step.ts), then the verdict. Every finding of a step is reported at once (a
+ * `CaseFailure`); a step whose frames hold no request the mock could answer ends the case
+ * `blocked`; the case attaches its evidence (with the wire transcript when it fails, and the
+ * cross-cutting findings it only noticed).
  */
 import type { JsonObject, JsonValue } from '../../../protocol/json.js';
 import type { Behaviour } from '../../../mock-backend/index.js';
 import type { CaseContext } from '../../kit/case.js';
+import { CaseFailure, type Finding } from '../../kit/finding.js';
 import type { CaseRunContext, CaseStep, Expected, HarnessCase, StepRun } from './case-model.js';
 import { deriveExpectation, waitsForDeadline } from './expectation.js';
 import { configureHarness } from './driver-session.js';
@@ -13,21 +16,14 @@ import { missingFeature } from './features.js';
 import { JUST_LATE_ATTEMPTS, JUST_LATE_TAKEN_TO_FAIL, type JustLateReading } from './just-late.js';
 import type { FixtureState } from './fixture.js';
 import { caseRegistration, CASE_BACKEND_ID } from './registration.js';
-import {
-  awaitDeliveries,
-  CaseFailure,
-  mockFor,
-  runStep,
-  stepEvent,
-  stepIds,
-  type StepEvent,
-} from './run-step.js';
+import { awaitDeliveries, mockFor, runStep, stepEvent, stepIds, type StepEvent } from './run-step.js';
+import { finding, prefixed } from './rules.js';
 import { caseScenario, type ScenarioInputs } from './scenario.js';
 import { CaseSteps, issuedBySuite } from './step-identity.js';
 import { stepEvidence } from './transcript.js';
 import { recordsForCall } from './wire-records.js';
 
-export { CaseFailure, caseEvent } from './run-step.js';
+export { caseEvent } from './run-step.js';
 
 /** How many times a case whose deadline race was lost runs, its derived deadline doubling each time. */
 export const DEADLINE_ATTEMPTS = 3;
@@ -41,9 +37,14 @@ export function caseTimeoutMs(testCase: HarnessCase, state: Pick<FixtureState, '
 
 type Attempt =
   | { verdict: 'done' }
-  | { verdict: 'inconclusive'; problems: string[] }
+  | { verdict: 'inconclusive'; findings: Finding[] }
   | { verdict: 'undecidable'; why: string }
-  | { verdict: 'just-late'; reading: Exclude<JustLateReading, { verdict: 'kept' }>; problems: string[] };
+  | { verdict: 'just-late'; reading: Exclude<JustLateReading, { verdict: 'kept' }>; findings: Finding[] };
+
+/** The findings with `note` added to the first one's message (what every attempt showed). */
+function withNote(findings: readonly Finding[], note: string): Finding[] {
+  return findings.map((f, i) => (i === 0 ? { ...f, message: `${f.message} ${note}` } : f));
+}
 
 /** Behaviours after which the backend is as it was: a following case may keep the harness. */
 const CLEAN_KINDS = new Set([
@@ -77,6 +78,17 @@ export function leavesHarnessClean(testCase: HarnessCase): boolean {
   );
 }
 
+/** The finding of a valid registration (`what`) the harness refused, with the issues it named. */
+export function refusedValidRegistration(
+  issues: readonly { path: string; message: string }[],
+  what = 'a valid registration',
+): Finding {
+  return finding(
+    'registration.valid-accepted',
+    `the harness refused ${what}: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
+  );
+}
+
 async function configureCase(
   state: FixtureState,
   testCase: HarnessCase,
@@ -100,18 +112,21 @@ async function configureCase(
   if (first.configure === 'rejected') {
     if (configured.accepted) {
       throw new CaseFailure([
-        `the harness accepted ${first.because.replace(/^the harness must refuse /, '')}`,
+        finding(first.rule, `the harness accepted ${first.because.replace(/^the harness must refuse /, '')}`),
       ]);
     }
     return false;
   }
   if (!configured.accepted) {
-    throw new CaseFailure([
-      `the harness refused a valid registration: ${configured.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
-    ]);
+    throw new CaseFailure([refusedValidRegistration(configured.issues)]);
   }
   state.configured = key;
   return true;
+}
+
+/** The cross-cutting findings a case noticed but does not judge, for its evidence. */
+function noticedEvidence(noticed: readonly Finding[]): JsonObject[] {
+  return noticed.map((f) => ({ rule: f.rule, requirement: f.requirement, message: f.message }));
 }
 
 async function attemptCase(
@@ -166,23 +181,28 @@ async function attemptCase(
       { ...runContext, runs },
     );
     runs.push(outcome.run);
-    evidence.push(stepEvidence(outcome.run, outcome.problems, outcome.problems.length > 0, step.label));
+    const messages = outcome.findings.map((f) => f.message);
+    const full = messages.length > 0 || outcome.blocked !== undefined;
+    const stepShown = stepEvidence(outcome.run, messages, full, step.label);
+    if (outcome.noticed.length > 0) stepShown.noticed = noticedEvidence(outcome.noticed);
+    evidence.push(stepShown);
     ctx.evidence({ steps: evidence });
+    const where = steps.length > 1 ? `call ${i + 1}${step.label ? ` (${step.label})` : ''}: ` : '';
+    if (outcome.blocked !== undefined) ctx.blocked(prefixed([outcome.blocked], where)[0] as Finding);
     if (outcome.untested !== undefined) ctx.untested(outcome.untested);
     if (outcome.undecidable !== undefined) return { verdict: 'undecidable', why: outcome.undecidable };
-    const where = steps.length > 1 ? `call ${i + 1}${step.label ? ` (${step.label})` : ''}: ` : '';
-    const problems = outcome.problems.map((p) => `${where}${p}`);
+    const findings = prefixed(outcome.findings, where);
     if (outcome.justLate !== undefined && outcome.justLate.verdict !== 'kept') {
-      return { verdict: 'just-late', reading: outcome.justLate, problems };
+      return { verdict: 'just-late', reading: outcome.justLate, findings };
     }
-    if (problems.length > 0 && steps.some((s) => s.late === 'just')) {
+    if (findings.length > 0 && steps.some((s) => s.late === 'just')) {
       // A just-late case's other calls only warm the harness's connection (kit/just-late.ts).
-      const why = `the warm-up call failed (${problems.join('; ')})`;
-      return { verdict: 'just-late', reading: { verdict: 'inconclusive', why }, problems };
+      const why = `the warm-up call failed (${findings.map((f) => f.message).join('; ')})`;
+      return { verdict: 'just-late', reading: { verdict: 'inconclusive', why }, findings };
     }
-    if (outcome.problems.length > 0) {
-      if (outcome.inconclusive) return { verdict: 'inconclusive', problems };
-      throw new CaseFailure(problems);
+    if (findings.length > 0) {
+      if (outcome.inconclusive) return { verdict: 'inconclusive', findings };
+      throw new CaseFailure(findings);
     }
   }
   return { verdict: 'done' };
@@ -204,7 +224,7 @@ async function runJustLateCase(
     throw new Error(`${testCase.name}: a just-late step needs the HTTP mock, which shares the suite's clock`);
   }
   const readings: string[] = [];
-  let taken: string[] = [];
+  let taken: Finding[] = [];
   for (let attempt = 0; attempt < JUST_LATE_ATTEMPTS; attempt++) {
     let outcome: Attempt;
     try {
@@ -215,7 +235,7 @@ async function runJustLateCase(
     if (outcome.verdict !== 'just-late') {
       readings.push('kept');
       ctx.evidence({ justLateAttempts: readings });
-      if (outcome.verdict === 'inconclusive') throw new CaseFailure(outcome.problems);
+      if (outcome.verdict === 'inconclusive') throw new CaseFailure(outcome.findings);
       return;
     }
     const { reading } = outcome;
@@ -226,12 +246,12 @@ async function runJustLateCase(
     );
     ctx.evidence({ justLateAttempts: readings });
     if (reading.verdict === 'taken') {
-      taken = outcome.problems;
+      taken = outcome.findings;
       if (readings.filter((r) => r.startsWith('taken')).length >= JUST_LATE_TAKEN_TO_FAIL) break;
     }
   }
   if (taken.length > 0) {
-    throw new CaseFailure([...taken, `(attempts: ${readings.join('; ')})`]);
+    throw new CaseFailure(withNote(taken, `(attempts: ${readings.join('; ')})`));
   }
   ctx.untested(
     `no attempt of ${JUST_LATE_ATTEMPTS} could send the reply just after the deadline (${readings.join('; ')})`,
@@ -251,7 +271,7 @@ export async function runCase(state: FixtureState, testCase: HarnessCase, ctx: C
     return runJustLateCase(state, testCase, ctx, base);
   }
   const tried: number[] = [];
-  let last: string[] = [];
+  let last: Finding[] = [];
   const undecided: string[] = [];
   let timeoutMs = base;
   for (let attempt = 0; attempt < DEADLINE_ATTEMPTS; attempt++) {
@@ -274,7 +294,7 @@ export async function runCase(state: FixtureState, testCase: HarnessCase, ctx: C
       ctx.evidence({ undecidedAttempts: undecided });
       continue;
     }
-    last = outcome.problems;
+    last = outcome.findings;
     timeoutMs *= 2;
   }
   if (last.length === 0) {
@@ -282,5 +302,5 @@ export async function runCase(state: FixtureState, testCase: HarnessCase, ctx: C
       `${testCase.needsPendingRequest ?? 'the case'} cannot be shown: in ${DEADLINE_ATTEMPTS} attempts ${undecided[0] ?? 'nothing was seen'}`,
     );
   }
-  throw new CaseFailure([...last, `(the same with deadlines of ${tried.join(', ')} ms)`]);
+  throw new CaseFailure(withNote(last, `(the same with deadlines of ${tried.join(', ')} ms)`));
 }

@@ -24,6 +24,8 @@ const expected: Expected = {
   wire: 'delivered',
   audit: { outcome: 'operational-failure', classes: ['deadline-exceeded'], policy: 'fail-closed' },
   because: 'b',
+  rule: 'failure-policy',
+  deliveryRule: 'delivery.request-sent',
 };
 
 describe('deadlineRaceLost', () => {

@@ -1,16 +1,21 @@
 /**
  * One call of a harness case: `invoke`, wait for what the mock must have recorded, then the judge,
- * the wire cross-check and the case's own checks. Problems are returned, all at once.
+ * the wire cross-check and the case's own checks. Findings are returned, all at once: those the
+ * case judges, and the cross-cutting ones it only notices (their rule belongs to a requirement the
+ * case does not name); or the finding that blocks the case (kit/blocking.ts).
  */
 import type { InterceptableEvent } from '../../../protocol/events.js';
 import type { DriverToolEvent, InvokeParams, InvokeResult } from '../../driver/index.js';
 import type { CaseRunContext, CaseStep, Expected, HarnessCase, StepRun } from './case-model.js';
 import type { FixtureState } from './fixture.js';
 import { isJsonObject } from '../../../protocol/json.js';
+import type { Finding } from '../../kit/finding.js';
 import { samplePayload } from './event-payloads.js';
 import { judgeAnswer } from './judge.js';
 import { readJustLate, type JustLateReading } from './just-late.js';
 import { CASE_BACKEND_ID } from './registration.js';
+import { blockingFinding } from './blocking.js';
+import { framesSince, judgedByCase, stepBlocker } from './step-verdict.js';
 import { checkWire } from './wire-check.js';
 import type { CaseSteps } from './step-identity.js';
 import { decodeFrames, recordsForCall, type WireFrame } from './wire-records.js';
@@ -60,14 +65,6 @@ export function stepName(event: StepEvent): string {
   return ids[ids.length - 1] as string;
 }
 
-/** A case failure carrying every problem, one per line. */
-export class CaseFailure extends Error {
-  constructor(readonly problems: string[]) {
-    super(problems.map((p) => `- ${p}`).join('\n'));
-    this.name = 'CaseFailure';
-  }
-}
-
 export function mockFor(state: FixtureState, testCase: HarnessCase) {
   return testCase.transport === 'http' ? state.mocks.http : state.mocks.control;
 }
@@ -95,13 +92,18 @@ export async function awaitDeliveries(
   mayFallShort = false,
 ): Promise<void> {
   const mock = mockFor(state, testCase);
-  const matching = () =>
-    decodeFrames(mock.recordings({ type: 'inbound' })).filter((f) => f.method === method && belongs(f))
-      .length;
+  const mine = () => decodeFrames(mock.recordings({ type: 'inbound' })).filter(belongs);
+  const matching = () => mine().filter((f) => f.method === method).length;
   if (!mayFallShort) {
-    await mock
-      .waitForDelivery(() => matching() >= count, { timeoutMs: state.margins.deliveryWaitMs })
-      .catch(() => undefined);
+    // A step whose frames hold no request the mock can answer is blocked (kit/blocking.ts): no
+    // frame that arrives later can make it judgeable, so the wait ends there.
+    const settled = () => {
+      const frames = mine();
+      return (
+        frames.filter((f) => f.method === method).length >= count || blockingFinding(frames) !== undefined
+      );
+    };
+    await mock.waitForDelivery(settled, { timeoutMs: state.margins.deliveryWaitMs }).catch(() => undefined);
     return;
   }
   const started = performance.now();
@@ -124,6 +126,21 @@ export async function awaitDeliveries(
   }
 }
 
+/** What one step came to. */
+export interface StepOutcome {
+  run: StepRun;
+  /** What the case judges. */
+  findings: Finding[];
+  /** Cross-cutting findings of rules the case does not judge: evidence only. */
+  noticed: Finding[];
+  /** The finding that keeps the case from being judged (the case ends `blocked`). */
+  blocked?: Finding;
+  untested?: string;
+  inconclusive?: boolean;
+  justLate?: JustLateReading;
+  undecidable?: string;
+}
+
 export async function runStep(
   state: FixtureState,
   testCase: HarnessCase,
@@ -131,19 +148,14 @@ export async function runStep(
   index: number,
   ids: { event: StepEvent; expected: Expected; steps: CaseSteps },
   runContext: CaseRunContext,
-): Promise<{
-  run: StepRun;
-  problems: string[];
-  untested?: string;
-  inconclusive?: boolean;
-  justLate?: JustLateReading;
-  undecidable?: string;
-}> {
+): Promise<StepOutcome> {
   const { event, expected, steps } = ids;
   const params: InvokeParams = { event };
   if (step.hostPermission !== undefined) params.hostPermission = step.hostPermission;
   if (step.invoke?.budgetMs !== undefined) params.budgetMs = step.invoke.budgetMs;
   if (step.invoke?.cancelAfterMs !== undefined) params.cancelAfterMs = step.invoke.cancelAfterMs;
+  // When the step began, on the wall clock the mocks stamp arrivals with (less a little: rounding).
+  const startedWallMs = Date.now() - 5;
   steps.begin(index);
   const started = performance.now();
   const result: InvokeResult = await state.client.invoke(params);
@@ -172,6 +184,12 @@ export async function runStep(
     records,
     elapsedMs,
   };
+  const recordings = mockFor(state, testCase).recordings();
+  // The step's own frames (an unidentified one is the step's by its arrival) and any other frame
+  // that reached the mock while it ran.
+  const stepFrames = [...records.frames, ...framesSince(recordings, startedWallMs, records)];
+  const blocked = stepBlocker(testCase, expected, records, stepFrames);
+  if (blocked !== undefined) return { run, findings: [], noticed: [], blocked };
   const authorization = testCase.auth === 'token' ? `Bearer ${state.token}` : undefined;
   const wire = checkWire({
     expected,
@@ -180,31 +198,40 @@ export async function runStep(
     backendId: CASE_BACKEND_ID,
     ...(authorization === undefined ? {} : { authorization }),
   });
-  const problems = [...judgeAnswer(expected, result, CASE_BACKEND_ID), ...wire.problems];
+  const answer = judgeAnswer(expected, result, CASE_BACKEND_ID);
   const context = { ...runContext, runs: [...runContext.runs, run] };
-  const checked: string[] = [];
+  const checked: Finding[] = [];
   for (const check of testCase.checks ?? []) checked.push(...(await check.run(run, context)));
-  problems.push(...checked);
-  const judged = judgeAnswer(expected, result, CASE_BACKEND_ID);
+  const wireSplit = judgedByCase(wire.findings, testCase.requirements);
+  const checkSplit = judgedByCase(checked, testCase.requirements);
+  const findings = [...answer, ...wireSplit.judged, ...checkSplit.judged];
+  const noticed = [...wireSplit.noticed, ...checkSplit.noticed];
   const lostRace =
-    (judged.length === 0 &&
-      wire.problems.length > 0 &&
+    (answer.length === 0 &&
+      wireSplit.judged.length > 0 &&
       deadlineRaceLost(testCase, expected, records.requests.length)) ||
     answerDeadlineOutrun(testCase, expected, entry, records.requests.length);
   // The wire's complaints follow from the missing request; the answer's and the checks' do not.
   const undecidable = pendingRaceLost(
     testCase,
     expected,
-    judged.length + checked.length,
+    answer.length + checkSplit.judged.length,
     records.requests.length,
   );
   const justLate =
     step.late === 'just'
-      ? readJustLate(run, problems, runContext.timeoutMs, started, state.margins)
+      ? readJustLate(
+          run,
+          findings.map((f) => f.message),
+          runContext.timeoutMs,
+          started,
+          state.margins,
+        )
       : undefined;
   return {
     run,
-    problems,
+    findings,
+    noticed,
     ...(justLate === undefined ? {} : { justLate }),
     ...(wire.untested === undefined ? {} : { untested: wire.untested }),
     ...(lostRace ? { inconclusive: true } : {}),

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { InvokeResult } from '../../driver/index.js';
-import type { Expected } from './case-model.js';
+import { ANSWERED, wireFrame } from './test-support/wire-samples.js';
 import { checkWire } from './wire-check.js';
 import type { CaseRecords, WireFrame } from './wire-records.js';
 
 const ID = 'dev.ahp-conformance.mock';
-const expected: Expected = {
-  configure: 'accepted',
-  decision: 'continue',
-  synthetic: false,
-  interrupted: false,
-  wire: 'delivered',
-  audit: { outcome: 'no-effect', policy: 'fail-open' },
-  because: 'a valid empty effect list',
-};
+const expected = ANSWERED;
 const answer: InvokeResult = {
   decision: 'continue',
   synthetic: false,
@@ -21,28 +13,7 @@ const answer: InvokeResult = {
   eventId: 'evt-1',
   audit: [{ backendId: ID, outcome: 'no-effect', attempts: 1 }],
 };
-
-function request(overrides: Partial<WireFrame> = {}): WireFrame {
-  const text = '{"jsonrpc":"2.0","id":"evt-1","method":"hooks/intercept","params":{"event":{"id":"evt-1"}}}';
-  return {
-    delivery: 1,
-    kind: 'request',
-    method: 'hooks/intercept',
-    transport: 'http',
-    connectionId: '1',
-    atMs: 0,
-    atWallMs: 0,
-    bytes: { text },
-    hasId: true,
-    jsonrpcId: 'evt-1',
-    eventId: 'evt-1',
-    callId: 'call-1',
-    advertised: ['deny'],
-    behaviour: { kind: 'respond' },
-    actions: [{ type: 'write', afterMs: 0, bytes: { text: '{}' } }],
-    ...overrides,
-  };
-}
+const request = wireFrame;
 
 const records = (...frames: WireFrame[]): CaseRecords => ({
   frames,
@@ -50,12 +21,17 @@ const records = (...frames: WireFrame[]): CaseRecords => ({
   notifications: frames.filter((f) => f.method === 'hooks/observe'),
 });
 
-const check = (r: CaseRecords, more: Partial<Parameters<typeof checkWire>[0]> = {}) =>
+const verdict = (r: CaseRecords, more: Partial<Parameters<typeof checkWire>[0]> = {}) =>
   checkWire({ expected, result: answer, records: r, backendId: ID, ...more });
+/** The messages of the findings, and the rules they name. */
+const check = (r: CaseRecords, more: Partial<Parameters<typeof checkWire>[0]> = {}) => {
+  const { findings, untested } = verdict(r, more);
+  return { problems: findings.map((f) => f.message), rules: findings.map((f) => f.rule), untested };
+};
 
 describe('checkWire', () => {
   it('accepts a delivery that matches the answer', () => {
-    expect(check(records(request()))).toEqual({ problems: [] });
+    expect(verdict(records(request()))).toEqual({ findings: [] });
   });
 
   it('a decision with no request on the wire fails', () => {
@@ -64,13 +40,20 @@ describe('checkWire', () => {
       'the audit reports 1 attempt(s) but the mock received 0 request(s)',
       'the audit says the backend answered ("no-effect") but the mock wrote no reply for this call',
     ]);
+    expect(check(records()).rules).toEqual([
+      'delivery.request-sent',
+      'audit.attempts',
+      'audit.answer-without-reply',
+    ]);
   });
 
   it('a delivery that must not happen fails', () => {
     const none = { ...expected, wire: 'none' as const, because: 'the bearer token variable is not set' };
-    expect(check(records(request()), { expected: none }).problems[0]).toMatch(
-      /received 1 frame\(s\).*nothing may be delivered/,
-    );
+    const undelivered = { ...none, deliveryRule: 'delivery.no-unauthenticated-fallback' as const };
+    const found = check(records(request()), { expected: undelivered });
+    expect(found.problems[0]).toMatch(/received 1 frame\(s\).*nothing may be delivered/);
+    // Whether a call may be delivered is the expectation's delivery rule.
+    expect(found.rules[0]).toBe('delivery.no-unauthenticated-fallback');
   });
 
   it('the JSON-RPC id must equal the event id', () => {
@@ -78,6 +61,7 @@ describe('checkWire', () => {
       'delivery 1: the JSON-RPC id "other" is not the event id "evt-1"',
     ]);
     expect(check(records(request({ hasId: false }))).problems).toHaveLength(1);
+    expect(check(records(request({ jsonrpcId: 'other' }))).rules).toEqual(['intercept.id-is-event-id']);
   });
 
   it('repeated deliveries must be byte-identical, and attempts must match the recordings', () => {
@@ -85,6 +69,7 @@ describe('checkWire', () => {
     const problems = check(records(request(), second)).problems;
     expect(problems).toContain('delivery 2 repeats the call with bytes that differ from delivery 1');
     expect(problems).toContain('the audit reports 1 attempt(s) but the mock received 2 request(s)');
+    expect(check(records(request(), second)).rules).toEqual(['retry.identical-bytes', 'audit.attempts']);
   });
 
   it('the reported event id must be the one on the wire', () => {

@@ -3,11 +3,16 @@
  * driver settled from a reply must have reached the mock; a call that must not be delivered (no
  * credentials, nothing to launch) must not have been; every intercept's JSON-RPC id equals its
  * event id; retried deliveries are byte-identical; the reported attempts and event id match the
- * recordings; bearer credentials are on every HTTP request. Pure.
+ * recordings; a call the audit says was answered had a reply; bearer credentials are on every
+ * HTTP request. The last six are hygiene rules that hold in every call (`crossCutting` in
+ * kit/rules.ts): the case decides which of their findings it judges (run-step.ts). Pure.
  */
 import type { InvokeResult } from '../../driver/index.js';
+import type { Finding } from '../../kit/finding.js';
 import type { Expected } from './case-model.js';
 import { interceptEntries } from './judge.js';
+import { ANSWERED_OUTCOMES } from './outcome-rules.js';
+import { finding } from './rules.js';
 import { bytesText, type CaseRecords } from './wire-records.js';
 
 /** What the wire check needs besides the records. */
@@ -20,9 +25,9 @@ export interface WireCheckInput {
   authorization?: string;
 }
 
-/** Problems (sentences) and, when the wire shows the case cannot be judged, why it is untested. */
+/** Findings and, when the wire shows the case cannot be judged, why it is untested. */
 export interface WireVerdict {
-  problems: string[];
+  findings: Finding[];
   untested?: string;
 }
 
@@ -30,65 +35,98 @@ function sameBytes(a: CaseRecords['requests'][number], b: CaseRecords['requests'
   return bytesText(a.bytes) === bytesText(b.bytes) && 'base64' in a.bytes === 'base64' in b.bytes;
 }
 
+/** Whether the call reached the mock as the expectation says. */
+function deliveryFindings(input: WireCheckInput): Finding[] {
+  const { expected, result, records } = input;
+  if (expected.wire === 'none' && records.frames.length > 0) {
+    return [
+      finding(
+        expected.deliveryRule,
+        `the mock received ${records.frames.length} frame(s) for this call, but ${expected.because}: nothing may be delivered`,
+        { way: 'delivered' },
+      ),
+    ];
+  }
+  if (expected.wire === 'delivered' && records.requests.length === 0) {
+    return [
+      finding(
+        expected.deliveryRule,
+        `the driver reported "${result.decision}" but no hooks/intercept request for this call reached the mock`,
+        { way: 'not-delivered' },
+      ),
+    ];
+  }
+  return [];
+}
+
 /** Every mismatch between the driver's answer and the mock's recordings of the call. */
 export function checkWire(input: WireCheckInput): WireVerdict {
   const { expected, result, records } = input;
-  const problems: string[] = [];
+  const findings = deliveryFindings(input);
   const requests = records.requests;
-  if (expected.wire === 'none' && records.frames.length > 0) {
-    problems.push(
-      `the mock received ${records.frames.length} frame(s) for this call, but ${expected.because}: nothing may be delivered`,
-    );
-  }
-  if (expected.wire === 'delivered' && requests.length === 0) {
-    problems.push(
-      `the driver reported "${result.decision}" but no hooks/intercept request for this call reached the mock`,
-    );
-  }
   for (const r of requests) {
     if (!r.hasId || r.jsonrpcId !== r.eventId) {
-      problems.push(
-        `delivery ${r.delivery}: the JSON-RPC id ${JSON.stringify(r.jsonrpcId ?? null)} is not the event id ${JSON.stringify(r.eventId ?? null)}`,
+      findings.push(
+        finding(
+          'intercept.id-is-event-id',
+          `delivery ${r.delivery}: the JSON-RPC id ${JSON.stringify(r.jsonrpcId ?? null)} is not the event id ${JSON.stringify(r.eventId ?? null)}`,
+        ),
       );
     }
   }
   const first = requests[0];
   if (first) {
-    requests.slice(1).forEach((r) => {
+    for (const r of requests.slice(1)) {
       if (!sameBytes(first, r)) {
-        problems.push(
-          `delivery ${r.delivery} repeats the call with bytes that differ from delivery ${first.delivery}`,
+        findings.push(
+          finding(
+            'retry.identical-bytes',
+            `delivery ${r.delivery} repeats the call with bytes that differ from delivery ${first.delivery}`,
+          ),
         );
       }
-    });
+    }
     if (result.eventId !== undefined && first.eventId !== result.eventId) {
-      problems.push(
-        `the driver reports event id "${result.eventId}" but the wire carried "${first.eventId ?? ''}"`,
+      findings.push(
+        finding(
+          'event.reported-id',
+          `the driver reports event id "${result.eventId}" but the wire carried "${first.eventId ?? ''}"`,
+        ),
       );
     }
   }
   const entry = interceptEntries(result, input.backendId)[0];
   if (entry?.attempts !== undefined && expected.wire === 'delivered' && entry.attempts !== requests.length) {
-    problems.push(
-      `the audit reports ${entry.attempts} attempt(s) but the mock received ${requests.length} request(s)`,
+    findings.push(
+      finding(
+        'audit.attempts',
+        `the audit reports ${entry.attempts} attempt(s) but the mock received ${requests.length} request(s)`,
+      ),
     );
   }
-  const fromReply = entry && ['no-effect', 'deny', 'effects'].includes(entry.outcome);
-  if (fromReply && !requests.some((r) => r.actions.some((a) => a.type === 'write'))) {
-    problems.push(
-      `the audit says the backend answered ("${entry.outcome}") but the mock wrote no reply for this call`,
-    );
+  if (entry && ANSWERED_OUTCOMES.has(entry.outcome)) {
+    if (!requests.some((r) => r.actions.some((a) => a.type === 'write'))) {
+      findings.push(
+        finding(
+          'audit.answer-without-reply',
+          `the audit says the backend answered ("${entry.outcome}") but the mock wrote no reply for this call`,
+        ),
+      );
+    }
   }
   if (input.authorization !== undefined) {
     for (const r of records.frames) {
       if (r.transport === 'http' && r.authorization !== input.authorization) {
-        problems.push(
-          `delivery ${r.delivery} reached the backend ${r.authorization === undefined ? 'without credentials' : 'with the wrong credentials'}`,
+        findings.push(
+          finding(
+            'auth.bearer-header',
+            `delivery ${r.delivery} reached the backend ${r.authorization === undefined ? 'without credentials' : 'with the wrong credentials'}`,
+          ),
         );
       }
     }
   }
-  const verdict: WireVerdict = { problems };
+  const verdict: WireVerdict = { findings };
   const advertised = first?.advertised ?? [];
   const overlap = (expected.unadvertised ?? []).filter((t) => advertised.includes(t));
   if (overlap.length > 0) {

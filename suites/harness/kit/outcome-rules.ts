@@ -1,0 +1,74 @@
+/**
+ * Which rule a finding about a call's outcome is judged under. The expectation names the rule it
+ * rests on (`Expected.rule`); what the harness did decides between rules only where one
+ * observation has two causes: a harness that took a reply the deadline had to shut out broke the
+ * deadline, not the policy; an audit that records a fail-closed failure as a backend denial
+ * breaks the audit's duty to tell them apart; budget expiry reported as a cancellation (or the
+ * reverse) breaks telling the two apart. Pure.
+ */
+import type { DriverAuditEntry, DriverAuditOutcome, InvokeResult } from '../../driver/index.js';
+import type { Finding } from '../../kit/finding.js';
+import { FINDING_RANK } from '../../kit/finding.js';
+import type { Expected } from './case-model.js';
+import { finding, type RuleKey } from './rules.js';
+
+/** Audit outcomes that say the backend answered. */
+export const ANSWERED_OUTCOMES: ReadonlySet<DriverAuditOutcome> = new Set(['no-effect', 'deny', 'effects']);
+
+/** True when the harness settled the call from a reply (its audit says so, or it denied explicitly). */
+export function tookReply(result: InvokeResult, entry: DriverAuditEntry | undefined): boolean {
+  if (entry !== undefined) return ANSWERED_OUTCOMES.has(entry.outcome);
+  return result.decision === 'deny' && result.synthetic === false;
+}
+
+/** The rule the call's outcome is judged under. */
+export function outcomeRule(
+  expected: Expected,
+  result: InvokeResult,
+  entry: DriverAuditEntry | undefined,
+): RuleKey {
+  return expected.lateReply === true && tookReply(result, entry) ? 'deadline.enforced' : expected.rule;
+}
+
+/** A finding about the call's outcome; the failure policy's rule is broken by policy. */
+export function outcomeFinding(
+  expected: Expected,
+  result: InvokeResult,
+  entry: DriverAuditEntry | undefined,
+  message: string,
+): Finding {
+  const key = outcomeRule(expected, result, entry);
+  return finding(key, message, key === 'failure-policy' ? { way: expected.audit.policy } : {});
+}
+
+const expiryOrCancel = (a: string | undefined, b: string | undefined) =>
+  a !== b && [a, b].every((x) => x === 'budget-expired' || x === 'cancelled' || x === 'interrupted');
+
+/** A finding about how the call ended (`ending`), against the expectation. */
+export function endingFinding(
+  expected: Expected,
+  result: InvokeResult,
+  entry: DriverAuditEntry | undefined,
+  message: string,
+): Finding {
+  return expiryOrCancel(expected.ending, result.ending)
+    ? finding('budget.expiry-told-apart', message)
+    : outcomeFinding(expected, result, entry, message);
+}
+
+/** A finding about the audit entry's outcome, against the expectation. */
+export function auditOutcomeFinding(
+  expected: Expected,
+  result: InvokeResult,
+  entry: DriverAuditEntry,
+  message: string,
+): Finding {
+  const want = expected.audit.outcome;
+  const got = entry.outcome;
+  if (expiryOrCancel(want, got)) return finding('budget.expiry-told-apart', message);
+  const failureAsDeny =
+    want === 'operational-failure' && expected.audit.policy === 'fail-closed' && got === 'deny';
+  const denyAsFailure = want === 'deny' && got === 'operational-failure';
+  if (failureAsDeny || denyAsFailure) return finding('synthetic.audit-distinguishable', message);
+  return finding(outcomeRule(expected, result, entry), message, { way: 'audit', rank: FINDING_RANK.report });
+}
