@@ -2,7 +2,8 @@
  * Which rule a finding about a call's outcome is judged under. The expectation names the rule it
  * rests on (`Expected.rule`); what the harness did decides between rules only where one
  * observation has two causes: a harness that took a reply the deadline had to shut out broke the
- * deadline, not the policy; an audit that records a fail-closed failure as a backend denial
+ * deadline, not the policy; one that settled an operational failure against its policy without
+ * taking any reply broke the policy, whatever else the case is about; an audit that records a fail-closed failure as a backend denial
  * breaks the audit's duty to tell them apart; budget expiry reported as a cancellation (or the
  * reverse) breaks telling the two apart. Pure.
  */
@@ -21,13 +22,34 @@ export function tookReply(result: InvokeResult, entry: DriverAuditEntry | undefi
   return result.decision === 'deny' && result.synthetic === false;
 }
 
+/**
+ * True when a call the expectation settles as an operational failure was settled against the
+ * subscription's policy without any reply taken: a fail-closed call that continued, a fail-open
+ * one that denied. Whatever rule the case is about (a retry bound, a deadline), that is the
+ * failure policy broken.
+ */
+function againstPolicy(
+  expected: Expected,
+  result: InvokeResult,
+  entry: DriverAuditEntry | undefined,
+): boolean {
+  if (expected.audit.outcome !== 'operational-failure' || expected.interrupted) return false;
+  if (tookReply(result, entry)) return false;
+  const policy = expected.audit.policy;
+  return (
+    (policy === 'fail-closed' && result.decision === 'continue') ||
+    (policy === 'fail-open' && result.decision === 'deny')
+  );
+}
+
 /** The rule the call's outcome is judged under. */
 export function outcomeRule(
   expected: Expected,
   result: InvokeResult,
   entry: DriverAuditEntry | undefined,
 ): RuleKey {
-  return expected.lateReply === true && tookReply(result, entry) ? 'deadline.enforced' : expected.rule;
+  if (expected.lateReply === true && tookReply(result, entry)) return 'deadline.enforced';
+  return againstPolicy(expected, result, entry) ? 'failure-policy' : expected.rule;
 }
 
 /** A finding about the call's outcome; the failure policy's rule is broken by policy. */
