@@ -97,6 +97,13 @@ const TOOL_INPUT_FLAGS = {
   deny: { flag: '--deny-input', what: 'denies', example: `'{"command":"rm -rf /"}'` },
 } as const;
 
+/** What a JSON value is, in the words of an error message ("an array", "a string"). */
+function jsonKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
 /** A vendor's allow or deny input: inline JSON or `@file`; it must be a JSON object (a tool input). */
 async function toolInputOf(
   kind: keyof typeof TOOL_INPUT_FLAGS,
@@ -105,24 +112,33 @@ async function toolInputOf(
 ): Promise<JsonObject | undefined> {
   if (text === undefined) return undefined;
   const { flag, what, example } = TOOL_INPUT_FLAGS[kind];
+  const file = text.startsWith('@') ? text.slice(1) : undefined;
   let source = text;
-  if (text.startsWith('@')) {
+  if (file !== undefined) {
     try {
-      source = await readFile(resolve(cwd, text.slice(1)), 'utf8');
+      source = await readFile(resolve(cwd, file), 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-      throw new UsageError(`cannot read the ${flag} file "${text.slice(1)}" (${code}); check the path.`);
+      throw new UsageError(`cannot read the ${flag} file "${file}" (${code}); check the path.`);
     }
   }
+  const must = `a JSON object, a tool input your policy ${what} (e.g. ${example})`;
   let value: unknown;
   try {
     value = JSON.parse(source);
-  } catch {
-    value = undefined;
+  } catch (error) {
+    const why = (error as Error).message;
+    throw new UsageError(
+      file === undefined
+        ? `${flag} must be ${must}, not ${JSON.stringify(text.slice(0, 60))} (not JSON: ${why}).`
+        : `the ${flag} file "${file}" is not JSON (${why}); it must hold ${must}.`,
+    );
   }
   if (!isJsonObject(value as JsonValue)) {
     throw new UsageError(
-      `${flag} must be a JSON object, a tool input your policy ${what} (e.g. ${example}), not ${JSON.stringify(text.slice(0, 60))}.`,
+      file === undefined
+        ? `${flag} must be ${must}, not ${jsonKind(value)} (${JSON.stringify(text.slice(0, 60))}).`
+        : `the ${flag} file "${file}" holds ${jsonKind(value)}; it must hold ${must}.`,
     );
   }
   return value as JsonObject;
