@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { builtinNames, parseScenarioText, startHttpMock } from '../mock-backend/index.js';
 import { requirementById } from '../protocol/requirements.js';
+import { DEFAULT_DRIVER_KILL_GRACE_MS, DEFAULT_DRIVER_TIMEOUTS } from '../suites/driver/client-options.js';
 import { COMMANDS } from './commands/index.js';
 import { parseKnownFailures } from './known-failures/parse.js';
 import { parseCommandLine } from './options/resolve.js';
@@ -113,6 +114,25 @@ describe('command lines in the docs and the README', () => {
     }
     expect(problems).toEqual([]);
     expect(checked).toBeGreaterThan(15);
+  });
+});
+
+describe('docs/driver-protocol.md timing', () => {
+  const page = doc('driver-protocol.md');
+  const seconds = (ms: number) => `${ms / 1000} s`;
+
+  it('gives the call timeouts the driver client uses', () => {
+    const row = (call: string) => new RegExp(`^\\| ${call} +\\| ([\\d.]+ s)`, 'm').exec(page)?.[1];
+    const t = DEFAULT_DRIVER_TIMEOUTS;
+    expect(['`initialize`', '`configure`', '`invoke`', '`close`', 'liveness request'].map(row)).toEqual(
+      [t.initializeMs, t.configureMs, t.invokeMs, t.closeMs, t.probeMs].map(seconds),
+    );
+    expect(row('SIGTERM → SIGKILL')).toBe(seconds(DEFAULT_DRIVER_KILL_GRACE_MS));
+  });
+
+  it('states the stall bound the client keeps: the configure timeout plus the liveness timeout', () => {
+    const stated = /stops the run ([\d.]+ s) after the first call/.exec(page)?.[1];
+    expect(stated).toBe(seconds(DEFAULT_DRIVER_TIMEOUTS.configureMs + DEFAULT_DRIVER_TIMEOUTS.probeMs));
   });
 });
 

@@ -1,3 +1,4 @@
+import { Interrupted, interruptedExitCode } from './io.js';
 import { run } from './run.js';
 
 /**
@@ -6,7 +7,16 @@ import { run } from './run.js';
  */
 export async function main(start: { parentPid?: number } = {}): Promise<void> {
   const controller = new AbortController();
-  const onSignal = (): void => controller.abort(new Error('interrupted by a signal'));
+  // The first signal stops the run: it reaps its children and writes the partial report. A second
+  // one is someone who will not wait for that: the process ends at once.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (!controller.signal.aborted) {
+      controller.abort(new Interrupted(signal));
+      return;
+    }
+    process.stderr.write('ahp-conformance: stopped at once (second signal); no report written.\n');
+    process.exit(interruptedExitCode(controller.signal));
+  };
   // `on`, not `once`: with no listener left, a second signal would kill the process before the
   // run's cleanup (execa's exit hook re-raises a signal nobody else listens to).
   process.on('SIGINT', onSignal);

@@ -21,7 +21,16 @@ import {
 import { nextSteps } from '../console/next-steps.js';
 import { createConsoleProgress } from '../console/progress.js';
 import { renderConsoleSummary } from '../console/summary.js';
-import { EXIT, TargetError, UsageError, writeLine, type CliIo } from '../io.js';
+import { interruptedLines } from '../console/interrupted.js';
+import {
+  EXIT,
+  interruptedBeforeRun,
+  interruptedExitCode,
+  TargetError,
+  UsageError,
+  writeLine,
+  type CliIo,
+} from '../io.js';
 import { prepareOutputDir } from '../options/output-dir.js';
 import { COMMON_FLAGS, COMMON_HELP, parseCommandLine } from '../options/resolve.js';
 import type { ReporterName } from '../options/schema.js';
@@ -257,6 +266,7 @@ export const backendCommand: Command = {
       startupWatchMs: margins.spawnMs,
     });
     if (!pre.ok) throw new TargetError(pre.message);
+    if (io.signal.aborted) return interruptedBeforeRun(io);
     // A file report never silences the console: only --quiet does.
     const consoleOn = !options.quiet;
     const shardOf = options.shard ? `, shard ${shardLabel(options.shard)}` : '';
@@ -271,6 +281,7 @@ export const backendCommand: Command = {
       include: ['suites/backend/**/*.conformance.ts'],
       provide: { ahpBackendTarget: target, ahpSettings: pipeline.suiteSettings(options) },
       options,
+      signal: io.signal,
       target: describeTarget(target),
       claim: {
         role: 'backend',
@@ -296,6 +307,11 @@ export const backendCommand: Command = {
       json: (r) => renderJsonReport(r, secrets),
       markdown: renderMarkdown,
     });
+    if (safe.interrupted === true) {
+      const summary = renderConsoleSummary(safe, { strict: options.strict, files });
+      for (const l of interruptedLines(safe, summary, files)) writeLine(consoleOn ? io.stdout : io.stderr, l);
+      return interruptedExitCode(io.signal);
+    }
     if (consoleOn) {
       writeLine(io.stdout, renderConsoleSummary(safe, { strict: options.strict, files }));
       const next = nextSteps(safe, { command: 'backend', args, files, failed: exitCode !== 0 });

@@ -22,7 +22,16 @@ import { ensureBundles } from '../bundles.js';
 import { nextSteps } from '../console/next-steps.js';
 import { createConsoleProgress } from '../console/progress.js';
 import { renderConsoleSummary } from '../console/summary.js';
-import { EXIT, stderrTailLines, TargetError, writeLine, type CliIo } from '../io.js';
+import { interruptedLines } from '../console/interrupted.js';
+import {
+  EXIT,
+  interruptedBeforeRun,
+  interruptedExitCode,
+  stderrTailLines,
+  TargetError,
+  writeLine,
+  type CliIo,
+} from '../io.js';
 import { COMMON_FLAGS, COMMON_HELP, parseCommandLine, type ResolvedOptions } from '../options/resolve.js';
 import { runSuite, suiteSettings, type SuiteRunOutcome, type SuiteRunPlan } from '../pipeline/suite-run.js';
 import {
@@ -185,6 +194,7 @@ async function runHarness(args: readonly string[], io: CliIo): Promise<number> {
   say(`ahp-conformance harness: target ${trailing ? label : 'the bundled reference harness'}`);
   say(`Seed ${options.seed} (replay with --seed ${options.seed}).`);
   const info = await preflightDriver(command, io, options);
+  if (io.signal.aborted) return interruptedBeforeRun(io);
   say(
     `Driver: ${info.implementation.name} ${info.implementation.version}; bindings ${info.bindings.join(', ') || 'none'}.`,
   );
@@ -198,6 +208,7 @@ async function runHarness(args: readonly string[], io: CliIo): Promise<number> {
     : undefined;
   const outcome: SuiteRunOutcome = await runSuite({
     ...plan,
+    signal: io.signal,
     onShardPlanned: (shard, cases, selected) =>
       writeLine(io.stdout, shardProgressLine(shard, cases, selected)),
     ...(progress
@@ -213,6 +224,12 @@ async function runHarness(args: readonly string[], io: CliIo): Promise<number> {
   const safe = redactJson(outcome.report as unknown as JsonValue, [token]) as unknown as Report;
   const files = await writeReports(safe, options, renderers([token]));
   const stopped = safe.stopped;
+  if (safe.interrupted === true) {
+    const summary = renderConsoleSummary(safe, { strict: options.strict, files });
+    for (const line of interruptedLines(safe, summary, files))
+      writeLine(console ? io.stdout : io.stderr, line);
+    return interruptedExitCode(io.signal);
+  }
   if (console) {
     writeLine(io.stdout, renderConsoleSummary(safe, { strict: options.strict, files }));
     const next = stopped

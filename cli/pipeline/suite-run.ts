@@ -42,6 +42,8 @@ export interface SuiteRunPlan {
   onRepeat?: (run: number, of: number, cases: number) => void;
   /** Called once after `--repeat`, with each repeated case and its verdict over the runs. */
   onRepeated?: (cases: readonly CaseResult[]) => void;
+  /** Aborted on SIGINT/SIGTERM: the run stops, and the report holds what finished (`interrupted`). */
+  signal?: AbortSignal;
   /** Wall clock for the report's start and duration; tests pass a fixed one. */
   now?: () => number;
   /** The runner; tests may wrap it. */
@@ -168,7 +170,11 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
     const inFiles = collected.filter((c) => files.has(c.file));
     if (selecting || inFiles.length !== selected.length) testNamePattern = namePatternFor([...chosen]);
   }
-  const base: ConformanceRunOptions = { include: plan.include, provide: plan.provide };
+  const base: ConformanceRunOptions = {
+    include: plan.include,
+    provide: plan.provide,
+    ...(plan.signal ? { signal: plan.signal } : {}),
+  };
   const include = universe && chosen ? filesOf(universe.filter((c) => chosen.has(c.name))) : plan.include;
   // A shard may get no case at all (fewer files than shards): it runs nothing.
   const first =
@@ -184,10 +190,11 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
   let cases = universe && chosen ? withUnselected(first.cases, universe, chosen) : first.cases;
   const runErrors = [...first.runErrors];
   const timing = cases.filter((c) => (c.status === 'pass' || c.status === 'fail') && isTimingCase(c));
-  // A run the target stopped is not repeated: the target is gone.
-  if (options.repeat > 1 && timing.length > 0 && first.stopped === undefined) {
+  // A run the target stopped is not repeated: the target is gone; nor is an interrupted one.
+  const interrupted = (): boolean => first.interrupted === true || plan.signal?.aborted === true;
+  if (options.repeat > 1 && timing.length > 0 && first.stopped === undefined && !interrupted()) {
     const extra: CaseResult[][] = [];
-    for (let run = 2; run <= options.repeat; run++) {
+    for (let run = 2; run <= options.repeat && !interrupted(); run++) {
       plan.onRepeat?.(run, options.repeat, timing.length);
       const again = await runner({
         ...base,
@@ -209,7 +216,10 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
     cases = applied.cases;
     baseline = applied.summary;
   }
-  return finish(plan, started, now(), cases, runErrors, baseline, shard, first.stopped);
+  const outcome = finish(plan, started, now(), cases, runErrors, baseline, shard, first.stopped);
+  if (!interrupted()) return outcome;
+  // What did not run is no failure: the exit code is the interrupt's (the command's).
+  return { report: { ...outcome.report, interrupted: true }, exitCode: 0 };
 }
 
 function finish(
