@@ -46,6 +46,7 @@ import type { Report } from '../report/report.js';
 import { PACKAGE_ROOT, runConformance } from '../runner/run-conformance.js';
 import { SUITE_GLOBS } from '../selection/collect.js';
 import { shardLabel, shardProgressLine } from '../shard/plan.js';
+import { missingDriverScript } from './driver-script.js';
 import type { Command } from './registry.js';
 
 const HELP = `Usage: ahp-conformance harness [options] [-- <driver command> [args...]]
@@ -106,6 +107,8 @@ export async function preflightDriver(
   io: Pick<CliIo, 'env' | 'cwd'>,
   options: Pick<ResolvedOptions, 'timeoutScale' | 'protocolVersion'>,
 ): Promise<InitializeResult> {
+  const missing = missingDriverScript(command, io.cwd);
+  if (missing !== undefined) throw new TargetError(missing);
   try {
     const { client, info } = await startDriver(
       command,
