@@ -40,7 +40,8 @@ interface Interrupted {
 
 /**
  * Starts `harness` in a process group of its own, sends `signal` to the CLI process alone (as a
- * CI runner does; its children get nothing from outside) once `cases` cases have finished.
+ * CI runner does; its children get nothing from outside) once a progress line says `cases` cases
+ * have finished.
  */
 function interruptRun(signal: NodeJS.Signals, cases: number): Promise<Interrupted> {
   const dir = mkdtempSync(join(tmpdir(), 'ahp-interrupt-'));
@@ -55,7 +56,8 @@ function interruptRun(signal: NodeJS.Signals, cases: number): Promise<Interrupte
   let sent = false;
   child.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk.toString();
-    if (!sent && (stdout.match(/^PASS /gm) ?? []).length >= cases) {
+    const done = [...stdout.matchAll(/^progress: (\d+)\//gm)].map((m) => Number(m[1]));
+    if (!sent && done.some((n) => n >= cases)) {
       sent = true;
       child.kill(signal);
     }

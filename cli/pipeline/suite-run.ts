@@ -36,6 +36,12 @@ export interface SuiteRunPlan {
    * driver and mocks).
    */
   shardUnit?: ShardUnit;
+  /** Called when the run knows, before it starts, which cases it will judge (a selection, a shard). */
+  onPlanned?: (names: readonly string[]) => void;
+  /** Called as each suite file is collected: how many of how many, and the cases declared so far. */
+  onCollected?: (files: number, collected: number, cases: number) => void;
+  /** A step before the cases run ("Collecting the cases ..."); `announce` false: not worth a line of its own. */
+  onPhase?: (text: string, announce?: boolean) => void;
   /** Called once a `--shard` run knows its share: its cases and the selection's. */
   onShardPlanned?: (shard: ShardSpec, cases: number, selected: number) => void;
   /** Called before each extra run of `--repeat`, with its number (2..N) and case count. */
@@ -79,7 +85,8 @@ export function suiteSettings(options: ResolvedOptions): SuiteSettings {
   };
 }
 
-const NOT_SELECTED = 'not selected (--only/--skip)';
+/** The note of a case the selection (or the shard) left out. */
+export const NOT_SELECTED = 'not selected (--only/--skip)';
 
 /** A collected case the selection left out, as the report shows it. */
 function unselected(c: CollectedCase): CaseResult {
@@ -144,6 +151,7 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
   let chosen: Set<string> | undefined;
   let shard: ShardRecord | undefined;
   if (selecting || options.shard) {
+    plan.onPhase?.(`Collecting the cases to select (${selecting ? '--only/--skip' : '--shard'})`);
     const collection = await collectSources([{ include: plan.include, provide: plan.provide }]);
     if (collection.errors.length > 0) {
       return finish(plan, started, now(), [], collection.errors, undefined);
@@ -165,6 +173,7 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
       selected = split.own;
     }
     chosen = new Set(selected.map((c) => c.name));
+    plan.onPlanned?.([...chosen]);
     // Whole files run without a pattern, so vitest records their durations for the next run.
     const files = new Set(filesOf(selected));
     const inFiles = collected.filter((c) => files.has(c.file));
@@ -176,6 +185,10 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
     ...(plan.signal ? { signal: plan.signal } : {}),
   };
   const include = universe && chosen ? filesOf(universe.filter((c) => chosen.has(c.name))) : plan.include;
+  if (include.length > 0) {
+    // The heading follows at once with the file count: this one shows only if the start is slow.
+    plan.onPhase?.("Starting the suite's workers", false);
+  }
   // A shard may get no case at all (fewer files than shards): it runs nothing.
   const first =
     include.length === 0
@@ -186,6 +199,7 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
           ...(testNamePattern !== undefined ? { testNamePattern } : {}),
           ...(plan.onCase ? { onCase: withBaseline(plan.onCase, options) as (r: CaseResult) => void } : {}),
           ...(plan.onFilesCollected ? { onFilesCollected: plan.onFilesCollected } : {}),
+          ...(plan.onCollected ? { onCollected: plan.onCollected } : {}),
         });
   let cases = universe && chosen ? withUnselected(first.cases, universe, chosen) : first.cases;
   const runErrors = [...first.runErrors];

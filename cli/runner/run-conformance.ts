@@ -29,6 +29,8 @@ export interface ConformanceRunOptions {
   onCase?: (result: CaseResult) => void;
   /** Called once the suite files are known, with their count. */
   onFilesCollected?: (count: number) => void;
+  /** Called as each suite file is collected: how many of how many, and the cases declared so far. */
+  onCollected?: (files: number, collected: number, cases: number) => void;
   /** Max parallel suite files (default: vitest's choice). */
   maxWorkers?: number;
   /**
@@ -161,6 +163,9 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Co
   let vitestRef: Vitest | undefined;
   let stopped: TargetStopped | undefined;
   let interrupted = options.signal?.aborted === true;
+  let files = -1;
+  let collectedFiles = 0;
+  let declared = 0;
   if (interrupted) return { cases: [], runErrors: [], interrupted: true };
   /** Children this process had before the run: not the run's to reap. */
   const before = new Set(descendantsOf().map((p) => `${p.pid}@${p.started}`));
@@ -205,7 +210,13 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Co
               if (interrupted) stopNow(ctx, 'keyboard-input');
             },
             onTestRunStart(specifications) {
+              files = specifications.length;
               options.onFilesCollected?.(specifications.length);
+            },
+            onTestModuleCollected(testModule) {
+              collectedFiles += 1;
+              declared += [...testModule.children.allTests()].length;
+              options.onCollected?.(files, collectedFiles, declared);
             },
             onTestCaseResult(testCase) {
               const result = toResult(testCase);
