@@ -21,6 +21,22 @@ export interface EpilogueRun {
   failed: boolean;
 }
 
+/** The timing cases whose verdict flipped between runs: named after the summary, since they fail the run. */
+export function flakyLines(report: Report): string[] {
+  const names = [
+    ...new Set(
+      report.requirements.flatMap((r) =>
+        r.cases.filter((c) => c.repeat?.verdict === 'flaky').map((c) => c.name),
+      ),
+    ),
+  ];
+  if (names.length === 0) return [];
+  return [
+    `Flaky: ${names.length} timing case(s) passed on one run and failed on another; they fail the run (a busy machine: --timeout-scale):`,
+    ...names.map((n) => `  ${n}`),
+  ];
+}
+
 /** Prints the epilogue; returns the exit code when the run was interrupted, else undefined. */
 export function printEpilogue(
   io: Pick<CliIo, 'stdout' | 'stderr' | 'signal'>,
@@ -39,6 +55,7 @@ export function printEpilogue(
     return undefined;
   }
   writeLine(io.stdout, summary());
+  for (const line of flakyLines(report)) writeLine(io.stdout, line);
   // A stopped run's next step is the driver, which the stop sentence names.
   const next = report.stopped ? [] : nextSteps(report, run);
   if (next.length > 0) writeLine(io.stdout, next.join('\n'));

@@ -4,7 +4,7 @@
  */
 import type { Writable } from 'node:stream';
 import type { SuiteRunPlan } from '../pipeline/suite-run.js';
-import { NOT_SELECTED } from '../pipeline/suite-run.js';
+import { NOT_SELECTED } from '../pipeline/unselected.js';
 import type { Report } from '../report/report.js';
 import type { CaseResult } from '../runner/case-result.js';
 import { shardProgressLine } from '../shard/plan.js';
