@@ -1,4 +1,4 @@
-import { Interrupted, interruptedExitCode } from './io.js';
+import { EXIT, Interrupted, interruptedExitCode } from './io.js';
 import { run } from './run.js';
 
 /**
@@ -21,17 +21,35 @@ export async function main(start: { parentPid?: number } = {}): Promise<void> {
   // run's cleanup (execa's exit hook re-raises a signal nobody else listens to).
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const code = await run({
-    argv: process.argv.slice(2),
-    env: process.env,
-    cwd: process.cwd(),
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-    signal: controller.signal,
-    parentPid: start.parentPid ?? process.ppid,
-  });
+  let code: number;
+  try {
+    code = await run({
+      argv: process.argv.slice(2),
+      env: process.env,
+      cwd: process.cwd(),
+      stdin: process.stdin,
+      stdout: process.stdout,
+      stderr: process.stderr,
+      signal: controller.signal,
+      parentPid: start.parentPid ?? process.ppid,
+    });
+  } catch (error) {
+    code = internalError(error, process.env.AHP_CONFORMANCE_DEBUG !== undefined);
+  }
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   process.exitCode = code;
+}
+
+/**
+ * A failure of the tool itself (a bug, vitest failing to start): one sentence and exit 3, never
+ * 1, which CI reads as conformance failures; the stack trace only on request.
+ */
+export function internalError(error: unknown, debug: boolean): number {
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  process.stderr.write(
+    `ahp-conformance: the run could not be completed (${message}); this is a fault of ahp-conformance, not of the target: rerun with AHP_CONFORMANCE_DEBUG=1 for the stack trace and report it.\n`,
+  );
+  if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  return EXIT.targetUnreachable;
 }
