@@ -231,7 +231,7 @@ export function createConsoleProgress(
       const p = phase ?? { text: 'Starting', since: lastOutput };
       write([
         phase || !meter
-          ? `${p.text}: still going after ${Math.floor((now() - p.since) / 1000)} s`
+          ? `${p.text.replace(/[.:]$/, '')}: still going after ${Math.floor((now() - p.since) / 1000)} s`
           : statusLine(),
       ]);
     },
