@@ -10,11 +10,21 @@ import { bundleIsFresh } from './bundle-freshness.mjs';
 const parentPid = process.ppid;
 
 let main;
-if (bundleIsFresh(fileURLToPath(new URL('..', import.meta.url)), 'cli.mjs')) {
-  ({ main } = await import('../dist/cli.mjs'));
-} else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  ({ main } = await import('../cli/main.ts'));
+try {
+  if (bundleIsFresh(fileURLToPath(new URL('..', import.meta.url)), 'cli.mjs')) {
+    ({ main } = await import('../dist/cli.mjs'));
+  } else {
+    const { register } = await import('tsx/esm/api');
+    register();
+    ({ main } = await import('../cli/main.ts'));
+  }
+} catch (error) {
+  // An install that is incomplete (a dependency missing, a file not copied): exit code 3, never
+  // 1, which means conformance failures.
+  const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  process.stderr.write(
+    `ahp-conformance: could not start (${why}); reinstall it (npm ci, or npm install ahp-conformance).\n`,
+  );
+  process.exit(3);
 }
 await main({ parentPid });

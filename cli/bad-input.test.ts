@@ -16,6 +16,7 @@ writeFileSync(join(dir, 'broken.json'), '{"seed": 1,');
 writeFileSync(join(dir, 'unknown-key.json'), '{"sed": 1}');
 writeFileSync(join(dir, 'bad-scenario.json'), '{"rules": [{"behaviour": {"kind": "explode"}}]}');
 writeFileSync(join(dir, 'not-json-scenario.json'), 'rules: []');
+writeFileSync(join(dir, 'array.json'), '[{"command":"ls"}]');
 
 // A stdio mock that fails to start must not touch the test process's own signals or exit.
 const processControl: ProcessControl = {
@@ -130,6 +131,10 @@ const CASES: Record<string, BadInput> = {
     argv: ['backend', '--url', URL_OK, '--deny-input', '[1,2]'],
     says: /--deny-input must be a JSON object/,
   },
+  'an allow input file that holds an array': {
+    argv: ['backend', '--url', URL_OK, '--allow-input', '@array.json'],
+    says: /the --allow-input file "array\.json" holds an array; it must hold a JSON object/,
+  },
   'an unreadable scenario file': {
     argv: ['mock-backend', '--http', '--scenario', 'missing-scenario.json'],
     says: /missing-scenario\.json/,
@@ -142,7 +147,10 @@ const CASES: Record<string, BadInput> = {
     argv: ['mock-backend', '--stdio', '--scenario', 'not-json-scenario.json'],
     says: /not-json-scenario\.json/,
   },
-  'an unknown built-in scenario': { argv: ['mock-backend', '--http', '--scenario', 'denny'], says: /denny/ },
+  'an unknown built-in scenario': {
+    argv: ['mock-backend', '--http', '--scenario', 'denny'],
+    says: /"denny" is neither a file nor a built-in name; did you mean "deny"\?$/,
+  },
   'a mock without a transport': {
     argv: ['mock-backend', '--scenario', 'deny'],
     says: /choose a transport: add --stdio .* or --http/,

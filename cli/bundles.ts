@@ -164,12 +164,17 @@ function removeStaleChunks(out: string, written: ReadonlySet<string>): void {
   }
 }
 
-/** Builds every missing or stale bundle (all of them with `force`). */
-export async function ensureBundles(options: { force?: boolean } = {}): Promise<void> {
+/**
+ * Builds every missing or stale bundle (all of them with `force`); `onBuild` hears which, before
+ * a build that can take seconds starts.
+ */
+export async function ensureBundles(
+  options: { force?: boolean; onBuild?: (outs: string[]) => void } = {},
+): Promise<void> {
   mkdirSync(DIST, { recursive: true });
-  await Promise.all(
-    Object.entries(BUNDLE_ENTRIES)
-      .filter(([, out]) => options.force === true || !bundleIsFresh(out))
-      .map(([source, out]) => buildOne(source, out)),
+  const stale = Object.entries(BUNDLE_ENTRIES).filter(
+    ([, out]) => options.force === true || !bundleIsFresh(out),
   );
+  if (stale.length > 0) options.onBuild?.(stale.map(([, out]) => out));
+  await Promise.all(stale.map(([source, out]) => buildOne(source, out)));
 }

@@ -8,11 +8,15 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { builtinNames, parseScenarioText, startHttpMock } from '../mock-backend/index.js';
 import { requirementById } from '../protocol/requirements.js';
+import { DEFAULT_DRIVER_KILL_GRACE_MS, DEFAULT_DRIVER_TIMEOUTS } from '../suites/driver/client-options.js';
+import { DEFAULT_SETTINGS } from '../suites/harness/kit/provided.js';
 import { COMMANDS } from './commands/index.js';
 import { checkKnownFailuresMatch } from './known-failures/check.js';
 import { parseKnownFailures } from './known-failures/parse.js';
 import { parseCommandLine } from './options/resolve.js';
 import { collectSources, SUITE_GLOBS } from './selection/collect.js';
+import { shardProgressLine } from './shard/plan.js';
+import { planShardRun } from './shard/shard-run.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const doc = (name: string) => readFileSync(join(ROOT, 'docs', name), 'utf8');
@@ -124,6 +128,43 @@ describe('command lines in the docs and the README', () => {
     }
     expect(problems).toEqual([]);
     expect(checked).toBeGreaterThan(15);
+  });
+});
+
+describe('docs/ci-example.md shard counts', () => {
+  it('quote the share a shard of the whole harness suite really gets', { timeout: 120_000 }, async () => {
+    const stated = /today: `(shard (\d+)\/(\d+): \d+ of \d+ cases)`/.exec(doc('ci-example.md'));
+    expect(
+      stated,
+      'docs/ci-example.md quotes a shard line ("today: `shard i/n: x of y cases`")',
+    ).not.toBeNull();
+    const [, line, index, count] = stated as RegExpExecArray;
+    const shard = { index: Number(index), count: Number(count) };
+    const { cases, errors } = await collectSources([
+      { include: [SUITE_GLOBS.harness], provide: { ahpSettings: DEFAULT_SETTINGS } },
+    ]);
+    expect(errors).toEqual([]);
+    const split = await planShardRun('harness', cases, cases, shard, 'file');
+    expect(line).toBe(shardProgressLine(shard, split.own.length, cases.length));
+  });
+});
+
+describe('docs/driver-protocol.md timing', () => {
+  const page = doc('driver-protocol.md');
+  const seconds = (ms: number) => `${ms / 1000} s`;
+
+  it('gives the call timeouts the driver client uses', () => {
+    const row = (call: string) => new RegExp(`^\\| ${call} +\\| ([\\d.]+ s)`, 'm').exec(page)?.[1];
+    const t = DEFAULT_DRIVER_TIMEOUTS;
+    expect(['`initialize`', '`configure`', '`invoke`', '`close`', 'liveness request'].map(row)).toEqual(
+      [t.initializeMs, t.configureMs, t.invokeMs, t.closeMs, t.probeMs].map(seconds),
+    );
+    expect(row('SIGTERM → SIGKILL')).toBe(seconds(DEFAULT_DRIVER_KILL_GRACE_MS));
+  });
+
+  it('states the stall bound the client keeps: the configure timeout plus the liveness timeout', () => {
+    const stated = /stops the run ([\d.]+ s) after the first call/.exec(page)?.[1];
+    expect(stated).toBe(seconds(DEFAULT_DRIVER_TIMEOUTS.configureMs + DEFAULT_DRIVER_TIMEOUTS.probeMs));
   });
 });
 

@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 
 /** Everything a command may touch of the outside world; the bin passes the real process, tests pass fakes. */
@@ -63,4 +64,31 @@ export function stderrTailLines(tail: readonly string[]): string[] {
 
 export function writeLine(stream: Writable, text: string): void {
   stream.write(`${text}\n`);
+}
+
+/** Why `CliIo.signal` was aborted: the signal the process received. */
+export class Interrupted extends Error {
+  constructor(readonly signalName: NodeJS.Signals) {
+    super(`interrupted by ${signalName}`);
+    this.name = 'Interrupted';
+  }
+}
+
+/**
+ * The exit code of a run stopped by a signal: 128 + its number, as shells report a process a
+ * signal ended (130 for SIGINT, Ctrl-C; 143 for SIGTERM, a CI job cancelled).
+ */
+export function interruptedExitCode(signal: AbortSignal): number {
+  const reason: unknown = signal.reason;
+  const name = reason instanceof Interrupted ? reason.signalName : 'SIGINT';
+  return 128 + (constants.signals[name] ?? constants.signals.SIGINT);
+}
+
+/** A signal came before the run started: nothing ran, so there is no report. */
+export function interruptedBeforeRun(io: Pick<CliIo, 'signal' | 'stderr'>): number {
+  writeLine(
+    io.stderr,
+    'ahp-conformance: interrupted before the run started; no case ran, no report written.',
+  );
+  return interruptedExitCode(io.signal);
 }

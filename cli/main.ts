@@ -1,3 +1,4 @@
+import { EXIT, Interrupted, interruptedExitCode } from './io.js';
 import { run } from './run.js';
 
 /**
@@ -6,22 +7,49 @@ import { run } from './run.js';
  */
 export async function main(start: { parentPid?: number } = {}): Promise<void> {
   const controller = new AbortController();
-  const onSignal = (): void => controller.abort(new Error('interrupted by a signal'));
+  // The first signal stops the run: it reaps its children and writes the partial report. A second
+  // one is someone who will not wait for that: the process ends at once.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (!controller.signal.aborted) {
+      controller.abort(new Interrupted(signal));
+      return;
+    }
+    process.stderr.write('ahp-conformance: stopped at once (second signal); no report written.\n');
+    process.exit(interruptedExitCode(controller.signal));
+  };
   // `on`, not `once`: with no listener left, a second signal would kill the process before the
   // run's cleanup (execa's exit hook re-raises a signal nobody else listens to).
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const code = await run({
-    argv: process.argv.slice(2),
-    env: process.env,
-    cwd: process.cwd(),
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-    signal: controller.signal,
-    parentPid: start.parentPid ?? process.ppid,
-  });
+  let code: number;
+  try {
+    code = await run({
+      argv: process.argv.slice(2),
+      env: process.env,
+      cwd: process.cwd(),
+      stdin: process.stdin,
+      stdout: process.stdout,
+      stderr: process.stderr,
+      signal: controller.signal,
+      parentPid: start.parentPid ?? process.ppid,
+    });
+  } catch (error) {
+    code = internalError(error, process.env.AHP_CONFORMANCE_DEBUG !== undefined);
+  }
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   process.exitCode = code;
+}
+
+/**
+ * A failure of the tool itself (a bug, vitest failing to start): one sentence and exit 3, never
+ * 1, which CI reads as conformance failures; the stack trace only on request.
+ */
+export function internalError(error: unknown, debug: boolean): number {
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  process.stderr.write(
+    `ahp-conformance: the run could not be completed (${message}); this is a fault of ahp-conformance, not of the target: rerun with AHP_CONFORMANCE_DEBUG=1 for the stack trace and report it.\n`,
+  );
+  if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  return EXIT.targetUnreachable;
 }

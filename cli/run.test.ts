@@ -25,10 +25,20 @@ function fakeIo(argv: string[]) {
 }
 
 describe('cli run', () => {
-  it('prints usage and exits 2 with no command', async () => {
+  it('prints usage on stderr and exits 2 with no command: a bare call is a usage error', async () => {
     const f = fakeIo([]);
     expect(await run(f.io)).toBe(2);
-    expect(f.out()).toContain('Usage: ahp-conformance <command>');
+    expect(f.err()).toContain('Usage: ahp-conformance <command>');
+    expect(f.out()).toBe('');
+  });
+
+  it('prints usage on stdout and exits 0 when help is asked for', async () => {
+    for (const argv of [['--help'], ['-h'], ['help']]) {
+      const f = fakeIo(argv);
+      expect(await run(f.io)).toBe(0);
+      expect(f.out()).toContain('Usage: ahp-conformance <command>');
+      expect(f.err()).toBe('');
+    }
   });
 
   it('prints the package version', async () => {

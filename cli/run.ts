@@ -26,9 +26,15 @@ function usage(): string {
 /** The whole CLI as a function of its I/O: returns the exit code, never throws for user input. */
 export async function run(io: CliIo): Promise<number> {
   const [name, ...rest] = io.argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  // Asked for, help is output (stdout, exit 0); a bare call is a usage error, whose text goes
+  // where errors go (stderr, exit 2), so a CI step missing its command fails visibly.
+  if (name === undefined) {
+    writeLine(io.stderr, usage());
+    return EXIT.usage;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
     writeLine(io.stdout, usage());
-    return name === undefined ? EXIT.usage : EXIT.ok;
+    return EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
     writeLine(io.stdout, toolVersion());

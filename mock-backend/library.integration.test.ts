@@ -48,6 +48,11 @@ describe('library API', () => {
     await expect(
       control.call('PUT', '/scenario', { rules: [{ behaviour: { kind: 'nope' } }] }),
     ).rejects.toThrow(/400: Scenario sent to PUT \/scenario is invalid at \$\.rules\[0\]\.behaviour\.kind/);
+    // A shell composes "$controlUrl/recordings" from the announced ".../": "//recordings" is the path.
+    expect(mock.controlUrl).toMatch(/\/$/);
+    const composed = await fetch(`${mock.controlUrl as string}/recordings?eventId=a&type=outbound`);
+    expect(composed.status).toBe(200);
+    expect(((await composed.json()) as { entries: unknown[] }).entries).toHaveLength(3);
     await control.call('POST', '/reset');
     expect(mock.recordings()).toEqual([]);
     await expect(control.call('GET', '/nowhere')).rejects.toThrow(/404/);

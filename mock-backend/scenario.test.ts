@@ -174,11 +174,22 @@ describe('loadScenario', () => {
     );
   });
 
-  it('lists the built-in names for an unknown name, and says "no such file" for a missing path', async () => {
-    const unknown = await loadScenario('hangg', read);
-    expect(!unknown.ok && unknown.error.code).toBe('scenario-unknown');
-    expect(!unknown.ok && unknown.error.message).toMatch(
-      /^Scenario "hangg" is neither a file nor a built-in name; known built-ins: .*\bhang\b.*\.$/,
+  it('offers the closest built-in for an unknown name, and says "no such file" for a missing path', async () => {
+    const message = async (ref: string) => {
+      const r = await loadScenario(ref, read);
+      expect(!r.ok && r.error.code).toBe('scenario-unknown');
+      return !r.ok ? r.error.message : '';
+    };
+    expect(await message('hangg')).toBe(
+      'Scenario "hangg" is neither a file nor a built-in name; did you mean "hang"?',
+    );
+    // No near neighbour: the built-ins that contain the word, when they are few.
+    expect(await message('flaky')).toMatch(
+      /^Scenario "flaky" is neither .*; did you mean "[a-z0-9-]*flaky[a-z0-9-]*"( or "[a-z0-9-]+")*\?$/,
+    );
+    // Nothing like it: where the list is, never the whole list on one line.
+    expect(await message('xyzzy-plugh-frobnicate')).toMatch(
+      /; `mock-backend --help` lists the \d+ built-in names\.$/,
     );
     const missing = await loadScenario('dir/none.json', read);
     expect(!missing.ok && missing.error.message).toBe(

@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
+import { closestName } from '../protocol/closest-name.js';
 import { childPath } from '../protocol/json.js';
 import { BUILTIN_SCENARIOS, builtinNames } from './builtins.js';
 import type { Scenario } from './model.js';
@@ -59,6 +60,21 @@ export function parseScenarioValue(value: unknown, source: string): ScenarioPars
 }
 
 /**
+ * What to offer for an unknown name: the built-in it most likely meant, else the built-ins whose
+ * names contain it, else where the list is (one line of every name is unreadable).
+ */
+function builtinHint(ref: string): string {
+  const names = builtinNames();
+  const closest = closestName(ref, names);
+  if (closest !== undefined) return `did you mean "${closest}"?`;
+  const containing = ref.length >= 3 ? names.filter((n) => n.includes(ref.toLowerCase())) : [];
+  if (containing.length > 0 && containing.length <= 4) {
+    return `did you mean ${containing.map((n) => `"${n}"`).join(' or ')}?`;
+  }
+  return `\`mock-backend --help\` lists the ${names.length} built-in names.`;
+}
+
+/**
  * Resolves `--scenario <file|name>`: a built-in name first, else a file. An unknown name that does
  * not look like a path lists the built-in names.
  */
@@ -78,7 +94,7 @@ export async function loadScenario(
         ok: false,
         error: {
           code: 'scenario-unknown',
-          message: `Scenario "${ref}" is neither a file nor a built-in name; known built-ins: ${builtinNames().join(', ')}.`,
+          message: `Scenario "${ref}" is neither a file nor a built-in name; ${builtinHint(ref)}`,
         },
       };
     }

@@ -13,20 +13,42 @@ refuse() {
   exit 0
 }
 
+# The tool could not be installed or started: exit code 3 (the target could not be exercised),
+# never 1, which means conformance failures.
+cannot_start() {
+  echo "::error::$1"
+  echo "exit-code=3" >>"$output"
+  exit 0
+}
+
+own_version() {
+  node -p 'require(process.argv[1]).version' "$action_path/package.json" ||
+    refuse "cannot read the action's package.json; set the version input."
+}
+
 case "${INPUT_VERSION:-}" in
-  local) tool=(npx --no-install ahp-conformance) ;;
-  action)
+  '' | action)
+    # The action's own checkout: it works for any ref, released or not.
     if [ ! -d "$action_path/node_modules" ]; then
-      (cd "$action_path" && npm ci --no-audit --no-fund) || refuse "npm ci failed in the action's checkout ($action_path)."
+      (cd "$action_path" && npm ci --no-audit --no-fund) ||
+        cannot_start "npm ci failed in the action's checkout ($action_path); see the log above."
     fi
     tool=(node "$action_path/bin/ahp-conformance.mjs")
+    described="the action's checkout"
     ;;
-  '')
-    version="$(node -p 'require(process.argv[1]).version' "$action_path/package.json")" ||
-      refuse "cannot read the action's package.json; set the version input."
+  local)
+    tool=(npx --no-install ahp-conformance)
+    described="the ahp-conformance your project installed"
+    ;;
+  published)
+    version="$(own_version)"
     tool=(npx --yes "ahp-conformance@$version")
+    described="ahp-conformance@$version from the npm registry"
     ;;
-  *) tool=(npx --yes "ahp-conformance@$INPUT_VERSION") ;;
+  *)
+    tool=(npx --yes "ahp-conformance@$INPUT_VERSION")
+    described="ahp-conformance@$INPUT_VERSION from the npm registry"
+    ;;
 esac
 
 command="${INPUT_COMMAND:-harness}"
@@ -70,6 +92,13 @@ case "$command" in
     ;;
   *) refuse "the command input must be harness, backend or merge, not \"$command\"." ;;
 esac
+
+# Installed (npx fetches it here) and able to start, before anything is judged.
+if ! started="$("${tool[@]}" --version 2>&1)"; then
+  echo "$started"
+  cannot_start "could not install or start $described; check the version input (the default, the action's own checkout, needs no registry)."
+fi
+echo "ahp-conformance $started ($described)"
 
 echo "ahp-conformance ${args[*]}"
 "${tool[@]}" "${args[@]}"

@@ -128,6 +128,42 @@ describe('the workflows in the docs', () => {
   });
 });
 
+describe('the release workflow (.github/workflows/release.yml)', () => {
+  const text = read('.github/workflows/release.yml');
+  const wf = parse(text) as Workflow & { permissions?: Record<string, string> };
+
+  it('publishes with provenance on a version tag, after the checks, only when the tag is the version', () => {
+    expect(workflowProblems(wf)).toEqual([]);
+    expect(wf.on).toEqual({ push: { tags: ['v*.*.*'] } });
+    expect(wf.permissions?.['id-token']).toBe('write');
+    const steps = Object.values(wf.jobs ?? {}).flatMap((j) => j.steps ?? []);
+    const scripts = steps.map((st) => st.run ?? '');
+    const at = (fragment: string) => scripts.findIndex((r) => r.includes(fragment));
+    expect(at('npm publish --provenance')).toBeGreaterThan(at('bash .ci/run'));
+    expect(at('bash .ci/run')).toBeGreaterThan(at('GITHUB_REF_NAME'));
+    expect(steps.find((st) => st.run?.includes('npm publish'))?.env).toEqual({
+      NODE_AUTH_TOKEN: '${{ secrets.NPM_TOKEN }}',
+    });
+  });
+
+  it('refuses a tag that is not the package version', async () => {
+    const check = runs(text).find((r) => r.includes('GITHUB_REF_NAME')) as string;
+    const version = (JSON.parse(read('package.json')) as { version: string }).version;
+    const run = (tag: string) =>
+      execa('bash', ['-e', '-c', check], { cwd: ROOT, reject: false, env: { GITHUB_REF_NAME: tag } });
+    expect((await run(`v${version}`)).exitCode).toBe(0);
+    const wrong = await run('v99.0.0');
+    expect(wrong.exitCode).toBe(1);
+    expect(wrong.stdout).toContain(`does not match package.json version ${version}`);
+  });
+});
+
+/** The run scripts of a workflow's steps. */
+function runs(text: string): string[] {
+  const wf = parse(text) as Workflow;
+  return Object.values(wf.jobs ?? {}).flatMap((j) => (j.steps ?? []).map((st) => st.run ?? ''));
+}
+
 describe('the action run step', () => {
   const SLOW = { timeout: 180_000 };
   let steps = 0;
@@ -140,7 +176,6 @@ describe('the action run step', () => {
         GITHUB_ACTION_PATH: ROOT,
         GITHUB_OUTPUT: outputFile,
         GITHUB_RUN_ID: '9876543210',
-        INPUT_VERSION: 'action',
         ...env,
       },
     });
@@ -160,6 +195,8 @@ describe('the action run step', () => {
       },
       cwd,
     );
+    // The default version is the action's own checkout: no registry is needed.
+    expect(shard.stdout).toMatch(/^ahp-conformance \d+\.\d+\.\d+ \(the action's checkout\)$/m);
     expect(shard.stdout).toContain(
       'ahp-conformance harness --reporter json --reporter markdown --output-dir shard-1 --seed 1286608622 --shard 1/1 --only AHP-CORE-001',
     );
@@ -181,6 +218,23 @@ describe('the action run step', () => {
     );
     expect(merged.output).toBe('exit-code=0\n');
     expect(readFileSync(join(cwd, 'merged', 'report.md'), 'utf8')).toContain('AHP-CORE-001');
+  });
+
+  it('reports a version that cannot be installed as exit code 3, never 1', SLOW, async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'ahp-action-'));
+    // Offline, as an unpublished version fails on a runner: npx cannot fetch it.
+    const missing = await step(
+      {
+        INPUT_VERSION: '0.0.0-unpublished',
+        npm_config_offline: 'true',
+        npm_config_cache: join(cwd, 'npm-cache'),
+      },
+      cwd,
+    );
+    expect(missing.output).toBe('exit-code=3\n');
+    expect(missing.stdout).toMatch(
+      /^::error::could not install or start ahp-conformance@0\.0\.0-unpublished from the npm registry; check the version input/m,
+    );
   });
 
   it('refuses an unknown command and a merge of nothing with exit code 2 and one error line', async () => {

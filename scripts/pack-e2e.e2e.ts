@@ -109,3 +109,27 @@ describe('the packed package', () => {
     expect(readFileSync(join(app, 'out', 'junit.xml'), 'utf8')).toContain('<testsuites');
   });
 });
+
+// Before the package is on the registry, users install it from the repository (README, Install):
+// npm clones it, installs its dependencies, builds dist/ in `prepare`, and links the bins.
+describe('the package installed from its git repository', () => {
+  it('installs the committed HEAD and runs its bins', async () => {
+    const gitApp = join(work, 'git-app');
+    await execa('mkdir', ['-p', gitApp]);
+    writeFileSync(join(gitApp, 'package.json'), JSON.stringify({ name: 'git-app', private: true }));
+    const head = (await execa('git', ['rev-parse', 'HEAD'], { cwd: ROOT })).stdout.trim();
+    await execa(
+      'npm',
+      ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', `git+file://${ROOT}#${head}`],
+      {
+        cwd: gitApp,
+      },
+    );
+    const run = (args: string[]) => execa('npx', ['--no-install', ...args], { cwd: gitApp, reject: false });
+    const version = await run(['ahp-conformance', '--version']);
+    expect(version.exitCode, version.stderr).toBe(0);
+    const twin = await run(['ahp-broken-twin', 'no-such-twin']);
+    expect(twin.exitCode).toBe(2);
+    expect(twin.stderr).toMatch(/^ahp-broken-twin: there is no twin "no-such-twin"/);
+  });
+});

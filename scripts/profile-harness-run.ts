@@ -15,6 +15,7 @@ import { ensureBundles } from '../cli/bundles.js';
 import { parseCommandLine } from '../cli/options/resolve.js';
 import { runConformance } from '../cli/runner/run-conformance.js';
 import type { CaseResult } from '../cli/runner/case-result.js';
+import { profileOutcome } from './lib/profile-outcome.js';
 
 interface FileFigures {
   cases: number;
@@ -67,9 +68,8 @@ async function main(argv: readonly string[]): Promise<number> {
   out(
     `vitest run: ${((tEnd - tRun) / 1000).toFixed(1)} s; this process CPU ${(cpu.user / 1e6).toFixed(1)} s user, ${(cpu.system / 1e6).toFixed(1)} s sys`,
   );
-  const failed = run.cases.filter((c) => c.status !== 'pass');
-  out(`cases ${run.cases.length}, not passed ${failed.length}, run errors ${run.runErrors.length}`);
-  for (const c of failed) out(`  ${c.status} ${c.name}: ${c.errors.join(' | ').slice(0, 300)}`);
+  const outcome = profileOutcome(run.cases, run.runErrors);
+  for (const line of outcome.lines) out(line);
   out('file                                                     cases  sum s  first  last');
   for (const [file, f] of [...files].sort((a, b) => b[1].sumMs - a[1].sumMs)) {
     out(
@@ -93,7 +93,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }));
     writeFileSync(argv[json + 1] as string, `${JSON.stringify(rows, null, 1)}\n`);
   }
-  return failed.length === 0 && run.runErrors.length === 0 ? 0 : 1;
+  return outcome.exitCode;
 }
 
 process.exitCode = await main(process.argv.slice(2));

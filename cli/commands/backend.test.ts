@@ -10,6 +10,8 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ahp-backend-cmd-'));
   await writeFile(join(dir, 'deny.json'), '{"command":"rm -rf /"}');
+  await writeFile(join(dir, 'array.json'), '[{"command":"ls"}]');
+  await writeFile(join(dir, 'broken.json'), '{"command":');
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -46,7 +48,18 @@ describe('backend command: usage errors', () => {
       ['--stdio', '--deadline-ms', '0', '--', 'node'],
       /^--deadline-ms must be a whole number of milliseconds from 1 to 600000/,
     ],
-    [['--stdio', '--deny-input', '[1]', '--', 'node'], /^--deny-input must be a JSON object/],
+    [
+      ['--stdio', '--deny-input', '[1]', '--', 'node'],
+      /^--deny-input must be a JSON object, .*, not an array \("\[1\]"\)\.$/,
+    ],
+    [
+      ['--stdio', '--allow-input', '@array.json', '--', 'node'],
+      /^the --allow-input file "array\.json" holds an array; it must hold a JSON object, a tool input your policy lets through/,
+    ],
+    [
+      ['--stdio', '--deny-input', '@broken.json', '--', 'node'],
+      /^the --deny-input file "broken\.json" is not JSON \(.+\); it must hold a JSON object, a tool input your policy denies/,
+    ],
     [
       ['--stdio', '--allow-input', '"ls"', '--', 'node'],
       /^--allow-input must be a JSON object, a tool input your policy lets through \(e\.g\. '\{"command":"git status"\}'\), not/,
@@ -55,7 +68,10 @@ describe('backend command: usage errors', () => {
       ['--stdio', '--allow-input', '@nope.json', '--', 'node'],
       /^cannot read the --allow-input file "nope\.json" \(ENOENT\); check the path\.$/,
     ],
-    [['--stdio', '--deny-input', '{not json', '--', 'node'], /^--deny-input must be a JSON object/],
+    [
+      ['--stdio', '--deny-input', '{not json', '--', 'node'],
+      /^--deny-input must be a JSON object, .* \(not JSON: .+\)\.$/,
+    ],
     [
       ['--stdio', '--deny-input', '@missing.json', '--', 'node'],
       /^cannot read the --deny-input file "missing\.json" \(ENOENT\); check the path\.$/,
@@ -143,6 +159,9 @@ describe('backend command: a backend that cannot be exercised', () => {
     expect(r.err).toMatch(
       /^ahp-conformance backend: could not start "ahp-no-such-backend-command" .*; check the command after -- and your PATH\.\n$/,
     );
-    expect(r.out).toBe('');
+    // Only the startup step, no case.
+    expect(r.out).toMatch(
+      /^Checking that the backend answers: one tool\.before to ahp-no-such-backend-command .*\n$/,
+    );
   });
 });

@@ -4,9 +4,8 @@
  * states the claim and a verdict per requirement with the frames exchanged, secrets redacted.
  */
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { z } from 'zod';
-import { isJsonObject, type JsonObject, type JsonValue } from '../../protocol/json.js';
+import type { JsonValue } from '../../protocol/json.js';
 import { systemClock } from '../../protocol/clock.js';
 import { scaledMargins } from '../../suites/backend/margins.js';
 import { redactJson } from '../../suites/backend/redact.js';
@@ -18,10 +17,9 @@ import {
   type BackendEndpoint,
   type BackendTarget,
 } from '../../suites/backend/target.js';
-import { nextSteps } from '../console/next-steps.js';
-import { createConsoleProgress } from '../console/progress.js';
-import { renderConsoleSummary } from '../console/summary.js';
-import { EXIT, TargetError, UsageError, writeLine, type CliIo } from '../io.js';
+import { printEpilogue } from '../console/epilogue.js';
+import { runConsole } from '../console/run-console.js';
+import { EXIT, interruptedBeforeRun, TargetError, UsageError, type CliIo } from '../io.js';
 import { prepareOutputDir } from '../options/output-dir.js';
 import { COMMON_FLAGS, COMMON_HELP, parseCommandLine } from '../options/resolve.js';
 import type { ReporterName } from '../options/schema.js';
@@ -30,8 +28,9 @@ import { renderJsonReport } from '../report/json-writer.js';
 import { renderMarkdown } from '../report/markdown.js';
 import type { Report } from '../report/report.js';
 import type { CaseResult } from '../runner/case-result.js';
-import { shardLabel, shardProgressLine } from '../shard/plan.js';
+import { shardLabel } from '../shard/plan.js';
 import type { Command } from './registry.js';
+import { toolInputOf } from './tool-input.js';
 
 const HELP = `Usage: ahp-conformance backend --stdio [--lifecycle persistent|per_event] [--allow-input <json>] [--deny-input <json>] -- <command> [args...]
        ahp-conformance backend --url <url> [--bearer-token-env NAME] [--allow-input <json>] [--deny-input <json>]
@@ -90,43 +89,6 @@ const MUST: Record<string, string> = {
   deadlineMs:
     '--deadline-ms must be a whole number of milliseconds from 1 to 600000, e.g. --deadline-ms 2000',
 };
-
-/** The two tool-input flags: what their value stands for and an example of one. */
-const TOOL_INPUT_FLAGS = {
-  allow: { flag: '--allow-input', what: 'lets through', example: `'{"command":"git status"}'` },
-  deny: { flag: '--deny-input', what: 'denies', example: `'{"command":"rm -rf /"}'` },
-} as const;
-
-/** A vendor's allow or deny input: inline JSON or `@file`; it must be a JSON object (a tool input). */
-async function toolInputOf(
-  kind: keyof typeof TOOL_INPUT_FLAGS,
-  text: string | undefined,
-  cwd: string,
-): Promise<JsonObject | undefined> {
-  if (text === undefined) return undefined;
-  const { flag, what, example } = TOOL_INPUT_FLAGS[kind];
-  let source = text;
-  if (text.startsWith('@')) {
-    try {
-      source = await readFile(resolve(cwd, text.slice(1)), 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-      throw new UsageError(`cannot read the ${flag} file "${text.slice(1)}" (${code}); check the path.`);
-    }
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(source);
-  } catch {
-    value = undefined;
-  }
-  if (!isJsonObject(value as JsonValue)) {
-    throw new UsageError(
-      `${flag} must be a JSON object, a tool input your policy ${what} (e.g. ${example}), not ${JSON.stringify(text.slice(0, 60))}.`,
-    );
-  }
-  return value as JsonObject;
-}
 
 /** Resolves the target from the command line; every problem is a UsageError naming the input. */
 export async function resolveBackendTarget(
@@ -220,7 +182,7 @@ export const backendCommand: Command = {
     );
     const target = await resolveBackendTarget(line.extra, line.trailing, io);
     // Loaded on use: vitest's Node API and the transports (execa) are heavy; --help needs neither.
-    const [{ preflightBackend }, pipeline] = await Promise.all([
+    const [{ preflightBackend, commandLine }, pipeline] = await Promise.all([
       import('../../suites/backend/preflight.js'),
       import('../pipeline/suite-run.js'),
     ]);
@@ -233,6 +195,19 @@ export const backendCommand: Command = {
       boundMs === 2 * target.deadlineMs
         ? `twice --deadline-ms ${target.deadlineMs}`
         : `its floor of ${margins.preflightFloorMs} ms at --timeout-scale ${options.timeoutScale}`;
+    // A file report never silences the console: only --quiet does.
+    const shardOf = options.shard ? `, shard ${shardLabel(options.shard)}` : '';
+    const out = runConsole(io.stdout, {
+      quiet: options.quiet,
+      heading: `backend self-certification over ${bindingOf(target.endpoint)}${shardOf}`,
+    });
+    const { endpoint } = target;
+    // A URL's path and host only: credentials in it stay out of the log.
+    const where =
+      endpoint.kind === 'http'
+        ? `${new URL(endpoint.url).origin}${new URL(endpoint.url).pathname}`
+        : commandLine(endpoint);
+    out.phase(`Checking that the backend answers: one tool.before to ${where}`);
     const pre = await preflightBackend(target, {
       clock: systemClock,
       boundMs,
@@ -240,51 +215,45 @@ export const backendCommand: Command = {
       killGraceMs: margins.killGraceMs,
       startupWatchMs: margins.spawnMs,
     });
+    if (!pre.ok || io.signal.aborted) out.finish();
     if (!pre.ok) throw new TargetError(pre.message);
-    // A file report never silences the console: only --quiet does.
-    const consoleOn = !options.quiet;
-    const shardOf = options.shard ? `, shard ${shardLabel(options.shard)}` : '';
-    const progress = consoleOn
-      ? createConsoleProgress(
-          io.stdout,
-          `backend self-certification over ${bindingOf(target.endpoint)}${shardOf}`,
-        )
-      : undefined;
-    const { report, exitCode } = await pipeline.runSuite({
-      role: 'backend',
-      include: ['suites/backend/**/*.conformance.ts'],
-      provide: { ahpBackendTarget: target, ahpSettings: pipeline.suiteSettings(options) },
-      options,
-      target: describeTarget(target),
-      claim: {
+    if (io.signal.aborted) return interruptedBeforeRun(io);
+    const redact = (result: CaseResult): CaseResult =>
+      redactJson(result as unknown as JsonValue, secrets) as unknown as CaseResult;
+    const { report, exitCode } = await pipeline
+      .runSuite({
         role: 'backend',
-        bindings: [claimBindingOf(target.endpoint)],
-        profiles: ['base', 'tool-interception', claimBindingOf(target.endpoint)],
-      },
-      version: await packageVersion(),
-      // One file of independent probes: its cases move between shards one by one.
-      shardUnit: 'case',
-      onShardPlanned: (shard, cases, selected) =>
-        writeLine(io.stdout, shardProgressLine(shard, cases, selected)),
-      ...(progress
-        ? {
-            onCase: (result: CaseResult) =>
-              progress.onCase(redactJson(result as unknown as JsonValue, secrets) as unknown as CaseResult),
-            onFilesCollected: (n: number) => progress.onFilesCollected(n),
-          }
-        : {}),
-    });
+        include: ['suites/backend/**/*.conformance.ts'],
+        provide: { ahpBackendTarget: target, ahpSettings: pipeline.suiteSettings(options) },
+        options,
+        signal: io.signal,
+        target: describeTarget(target),
+        claim: {
+          role: 'backend',
+          bindings: [claimBindingOf(target.endpoint)],
+          profiles: ['base', 'tool-interception', claimBindingOf(target.endpoint)],
+        },
+        version: await packageVersion(),
+        // One file of independent probes: its cases move between shards one by one.
+        shardUnit: 'case',
+        ...out.hooks(redact),
+      })
+      .finally(() => out.finish());
     const safe = redactJson(report as unknown as JsonValue, secrets) as unknown as Report;
     const files = await writeReports(safe, options, {
       ...BUILTIN_RENDERERS,
       json: (r) => renderJsonReport(r, secrets),
       markdown: renderMarkdown,
     });
-    if (consoleOn) {
-      writeLine(io.stdout, renderConsoleSummary(safe, { strict: options.strict, files }));
-      const next = nextSteps(safe, { command: 'backend', args, files, failed: exitCode !== 0 });
-      if (next.length > 0) writeLine(io.stdout, next.join('\n'));
-    } else for (const file of files) writeLine(io.stdout, `Report: ${file}`);
+    const interrupted = printEpilogue(io, safe, {
+      command: 'backend',
+      args,
+      files,
+      quiet: options.quiet,
+      strict: options.strict,
+      failed: exitCode !== 0,
+    });
+    if (interrupted !== undefined) return interrupted;
     return exitCode === 0 ? EXIT.ok : EXIT.conformanceFailure;
   },
 };

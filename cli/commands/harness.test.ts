@@ -50,6 +50,21 @@ describe('ahp-conformance harness', () => {
     expect(f.out()).toMatch(/Seed \d+ \(replay with --seed \d+\)/);
   });
 
+  it('exits 3 in one sentence, no stack trace, when a node driver script does not exist', async () => {
+    const f = fakeIo(
+      ['harness', '--', 'node', 'node_modules/ahp-conformance/fixtures/broken/run-twin.mjs', 'claim-missing'],
+      {
+        cwd: tmpdir(),
+      },
+    );
+    expect(await run(f.io)).toBe(3);
+    const lines = f.err().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^ahp-conformance harness: the driver script "node_modules\/ahp-conformance\/fixtures\/broken\/run-twin\.mjs" does not exist/,
+    );
+  });
+
   it('exits 3 when the driver writes something other than JSON-RPC on stdout', SPAWN, async () => {
     const f = fakeIo([
       'harness',

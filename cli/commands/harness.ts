@@ -19,10 +19,9 @@ import { stderrTail } from '../../suites/kit/case-meta.js';
 import { SUITE_VERSION } from '../../suites/harness/kit/fixture.js';
 import type { HarnessTarget } from '../../suites/harness/kit/provided.js';
 import { ensureBundles } from '../bundles.js';
-import { nextSteps } from '../console/next-steps.js';
-import { createConsoleProgress } from '../console/progress.js';
-import { renderConsoleSummary } from '../console/summary.js';
-import { EXIT, stderrTailLines, TargetError, writeLine, type CliIo } from '../io.js';
+import { runConsole } from '../console/run-console.js';
+import { printEpilogue } from '../console/epilogue.js';
+import { EXIT, interruptedBeforeRun, stderrTailLines, TargetError, writeLine, type CliIo } from '../io.js';
 import { COMMON_FLAGS, COMMON_HELP, parseCommandLine, type ResolvedOptions } from '../options/resolve.js';
 import { runSuite, suiteSettings, type SuiteRunOutcome, type SuiteRunPlan } from '../pipeline/suite-run.js';
 import {
@@ -36,7 +35,9 @@ import { renderMarkdown } from '../report/markdown.js';
 import type { Report } from '../report/report.js';
 import { PACKAGE_ROOT, runConformance } from '../runner/run-conformance.js';
 import { SUITE_GLOBS } from '../selection/collect.js';
-import { shardLabel, shardProgressLine } from '../shard/plan.js';
+import { recordedDurations } from '../shard/durations.js';
+import { shardLabel } from '../shard/plan.js';
+import { missingDriverScript } from './driver-script.js';
 import type { Command } from './registry.js';
 
 const HELP = `Usage: ahp-conformance harness [options] [-- <driver command> [args...]]
@@ -97,6 +98,8 @@ export async function preflightDriver(
   io: Pick<CliIo, 'env' | 'cwd'>,
   options: Pick<ResolvedOptions, 'timeoutScale' | 'protocolVersion'>,
 ): Promise<InitializeResult> {
+  const missing = missingDriverScript(command, io.cwd);
+  if (missing !== undefined) throw new TargetError(missing);
   try {
     const { client, info } = await startDriver(
       command,
@@ -177,49 +180,54 @@ async function runHarness(args: readonly string[], io: CliIo): Promise<number> {
     { cwd: io.cwd },
   );
   const command = trailing ?? referenceDriverCommand();
-  // A file report never silences the console: only --quiet does.
-  const console = !options.quiet;
-  const say = (text: string): void => (console ? writeLine(io.stdout, text) : undefined);
-  await ensureBundles();
   const label = redactCommand(command).join(' ');
-  say(`ahp-conformance harness: target ${trailing ? label : 'the bundled reference harness'}`);
-  say(`Seed ${options.seed} (replay with --seed ${options.seed}).`);
-  const info = await preflightDriver(command, io, options);
-  say(
+  const weights = await recordedDurations('harness');
+  const selecting = options.only.length > 0 || options.skip.length > 0 || options.shard !== undefined;
+  // A file report never silences the console: only --quiet does.
+  const out = runConsole(io.stdout, {
+    quiet: options.quiet,
+    heading: options.shard
+      ? `Running shard ${shardLabel(options.shard)} of the harness suite`
+      : 'Running the harness suite',
+    transcriptAt: transcriptAt(options),
+    weights,
+    ...(selecting ? {} : { expectedCases: weights.size }),
+  });
+  out.say(`ahp-conformance harness: target ${trailing ? label : 'the bundled reference harness'}`);
+  out.say(`Seed ${options.seed} (replay with --seed ${options.seed}).`);
+  await ensureBundles({
+    onBuild: (outs) => out.phase(`Building ${outs.join(', ')} in dist/ (after an update)`),
+  });
+  out.phase(`Starting the driver: ${trailing ? label : 'the reference driver'}`);
+  const info = await preflightDriver(command, io, options).catch((error: unknown) => {
+    out.finish();
+    throw error;
+  });
+  if (io.signal.aborted) {
+    out.finish();
+    return interruptedBeforeRun(io);
+  }
+  out.say(
     `Driver: ${info.implementation.name} ${info.implementation.version}; bindings ${info.bindings.join(', ') || 'none'}.`,
   );
   const token = randomBytes(18).toString('base64url');
   const plan = harnessPlan(command, info, io, options, token);
-  const heading = options.shard
-    ? `Running shard ${shardLabel(options.shard)} of the harness suite`
-    : 'Running the harness suite';
-  const progress = console
-    ? createConsoleProgress(io.stdout, heading, { transcriptAt: transcriptAt(options) })
-    : undefined;
-  const outcome: SuiteRunOutcome = await runSuite({
-    ...plan,
-    onShardPlanned: (shard, cases, selected) =>
-      writeLine(io.stdout, shardProgressLine(shard, cases, selected)),
-    ...(progress
-      ? {
-          onCase: (c) => progress.onCase(c),
-          onFilesCollected: (n) => progress.onFilesCollected(n),
-          onRepeat: (run, of, n) => progress.onRepeat(run, of, n),
-          onRepeated: (cases) => progress.onRepeated(cases),
-        }
-      : {}),
-  });
+  const outcome: SuiteRunOutcome = await runSuite({ ...plan, signal: io.signal, ...out.hooks() }).finally(
+    () => out.finish(),
+  );
   // Should the suite's bearer token ever reach evidence, every reporter gets it redacted, not only JSON.
   const safe = redactJson(outcome.report as unknown as JsonValue, [token]) as unknown as Report;
   const files = await writeReports(safe, options, renderers([token]));
   const stopped = safe.stopped;
-  if (console) {
-    writeLine(io.stdout, renderConsoleSummary(safe, { strict: options.strict, files }));
-    const next = stopped
-      ? []
-      : nextSteps(safe, { command: 'harness', args, files, failed: outcome.exitCode !== 0 });
-    if (next.length > 0) writeLine(io.stdout, next.join('\n'));
-  } else for (const file of files) writeLine(io.stdout, `Report: ${file}`);
+  const interrupted = printEpilogue(io, safe, {
+    command: 'harness',
+    args,
+    files,
+    quiet: options.quiet,
+    strict: options.strict,
+    failed: outcome.exitCode !== 0,
+  });
+  if (interrupted !== undefined) return interrupted;
   if (stopped) {
     writeLine(io.stderr, `ahp-conformance harness: ${stopped.message}`);
     for (const line of stderrTailLines(stopped.stderrTail)) writeLine(io.stderr, line);

@@ -9,6 +9,13 @@ import {
   statusLabel,
 } from './progress.js';
 
+function sink() {
+  const out = new PassThrough();
+  let written = '';
+  out.on('data', (c: Buffer) => (written += c.toString()));
+  return { out, text: () => written };
+}
+
 function result(over: Partial<CaseResult>): CaseResult {
   return {
     name: 'AHP-RPC-001/transport:http/reply',
@@ -45,18 +52,61 @@ describe('console progress', () => {
     expect(progressLines(result({ status: 'skipped' }))).toEqual([]);
   });
 
-  it('writes to its stream as cases finish and counts them', () => {
-    const out = new PassThrough();
-    let text = '';
-    out.on('data', (c: Buffer) => (text += c.toString()));
-    const progress = createConsoleProgress(out, 'backend suite');
+  it('off a terminal: a line per failure, a progress line each tenth, and never 5 s of quiet', () => {
+    let t = 0;
+    const { out, text } = sink();
+    const progress = createConsoleProgress(out, 'backend suite', { live: false, timer: false, now: () => t });
+    progress.phase('Starting the backend: node b.mjs');
+    t = 3_000;
+    progress.tick();
+    // Quiet for 4 s: the next tick would be past the 5 s bound, so this one speaks.
+    t = 4_000;
+    progress.tick();
+    t = 5_500;
     progress.onFilesCollected(1);
-    progress.onCase(result({}));
-    progress.onCase(result({ name: 'AHP-VER-001/x', status: 'fail', errors: ['boom'] }));
-    expect(progress.finished).toBe(2);
-    expect(text).toBe(
-      'backend suite (1 suite file(s))\nPASS     AHP-RPC-001/transport:http/reply (7 ms)\nFAIL     AHP-VER-001/x (7 ms)\n         boom\n',
-    );
+    progress.onPlanned(Array.from({ length: 20 }, (_, i) => `c${i}`));
+    progress.onCase(result({ name: 'c0' }));
+    progress.onCase(result({ name: 'c1', status: 'fail', errors: ['boom'] }));
+    progress.onCase(result({ name: 'c2', status: 'untested', note: 'no deny input' }));
+    t = 12_000;
+    progress.tick();
+    expect(progress.finished).toBe(3);
+    expect(text().split('\n')).toEqual([
+      'Starting the backend: node b.mjs',
+      'Starting the backend: node b.mjs: still going after 4 s',
+      'backend suite (1 suite file(s))',
+      'FAIL     c1 (7 ms)',
+      '         boom',
+      'progress: 2/20 cases (10%), 1 failed, 0:00 elapsed, estimating time left',
+      // 6.5 s for 3 of 20 (no recorded times: each case weighs the same).
+      'progress: 3/20 cases (15%), 1 failed, 0:07 elapsed, about 0:37 left',
+      '',
+    ]);
+  });
+
+  it('on a terminal: one live line rewritten in place, failures printed above it', () => {
+    let t = 0;
+    const { out, text } = sink();
+    const progress = createConsoleProgress(out, undefined, {
+      live: true,
+      timer: false,
+      now: () => t,
+      columns: 60,
+    });
+    progress.onFilesCollected(2);
+    progress.onPlanned(['a', 'b']);
+    progress.onCase(result({ name: 'a' }));
+    t = 4_000;
+    progress.onCase(result({ name: 'b', status: 'fail', errors: ['boom'] }));
+    progress.finish();
+    const CLEAR = '\r\x1b[2K';
+    expect(text().split(CLEAR)).toEqual([
+      '',
+      '1/2 cases (50%), 0 failed, 0:00 elapsed, estimating time l…',
+      'FAIL     b (7 ms)\n         boom\n',
+      '2/2 cases (100%), 1 failed, 0:04 elapsed, about 0:00 left …',
+      '',
+    ]);
   });
 
   it('shows the driver stderr and the first frames under a failing case, and where the transcript is', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../io.js';
-import { closestFlag, parseArgv, type ArgvSpec } from './argv.js';
+import { parseArgv, type ArgvSpec } from './argv.js';
 
 const spec: ArgvSpec = {
   flags: {
@@ -61,12 +61,5 @@ describe('parseArgv', () => {
     const files: ArgvSpec = { flags: {}, positionals: { name: 'file(s) to validate', min: 1 } };
     expect(parseArgv(['a.json', 'b.jsonl'], files).positionals).toEqual(['a.json', 'b.jsonl']);
     expect(usageMessage(() => parseArgv([], files))).toMatch(/give at least 1 file\(s\) to validate/);
-  });
-});
-
-describe('closestFlag', () => {
-  it('suggests only plausible neighbours', () => {
-    expect(closestFlag('--reporters', ['--reporter', '--repeat'])).toBe('--reporter');
-    expect(closestFlag('--zzzzzz', ['--reporter', '--repeat'])).toBeUndefined();
   });
 });

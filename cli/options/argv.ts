@@ -1,3 +1,4 @@
+import { closestName } from '../../protocol/closest-name.js';
 import { UsageError } from '../io.js';
 
 /** How a flag takes its value: alone, with one value, or with one or more values (repeatable). */
@@ -29,34 +30,9 @@ export interface ParsedArgv {
   trailing: string[] | undefined;
 }
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0] as number;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j] as number;
-      row[j] = Math.min(above + 1, (row[j - 1] as number) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length] as number;
-}
-
-/** The closest known flag to a typo, when one is close enough to be a plausible intent. */
-export function closestFlag(typed: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const flag of known) {
-    const d = editDistance(typed, flag);
-    if (d < bestDistance) [best, bestDistance] = [flag, d];
-  }
-  return bestDistance <= Math.max(2, Math.floor(typed.length / 4)) ? best : undefined;
-}
-
 function unknownFlag(arg: string, spec: ArgvSpec): UsageError {
   const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
-  const guess = closestFlag(name, Object.keys(spec.flags));
+  const guess = closestName(name, Object.keys(spec.flags));
   const hint = guess ? `did you mean ${guess}?` : 'see --help for the options of this command.';
   return new UsageError(`unknown option "${name}"; ${hint}`);
 }

@@ -67,8 +67,10 @@ export const COMMON_HELP = `Common options:
   --skip <ID|profile|pattern>...  leave these cases out
   --seed <n>                      fast-check seed (printed; replays a run)
   --runs <n>                      property runs per property (default 50)
-  --timeout-scale <f>             multiply every real-time margin (slow or loaded machines)
-  --repeat <n>                    run timing cases n times: pass, fail or flaky
+  --timeout-scale <f>             multiply every real-time margin (the run also measures a busy machine
+                                  and raises its waits itself, never below this)
+  --repeat <n>                    run timing cases n times: pass, fail or flaky (without it, a failing
+                                  timing case runs once more: flaky if it passes then; flaky fails)
   --strict                        SHOULD failures fail the run too
   --quiet                         no progress and no summary on the console (report files are still written)
   --protocol-version draft        the protocol revision under test (draft, the default, is the only one)

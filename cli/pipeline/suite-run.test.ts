@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../io.js';
 import { parseXml } from '../report/test-support/xml.js';
 import { runSuite, type SuiteRunPlan } from './suite-run.js';
 import { fixturePlan, SLOW } from './test-support/fixture-plan.js';
+import { FLIPPED_NOTE } from './timing-reruns.js';
 import { writeReports } from './write-reports.js';
 
 const plan = (args: string[], baseline?: string) => fixturePlan(args, baseline);
@@ -112,6 +113,72 @@ describe('runSuite', () => {
     expect(error).toBeInstanceOf(UsageError);
     expect(String(error)).toMatch(/--only "AHP-AUTH-001" matches no case/);
     expect(ran).toBe(false);
+  });
+});
+
+describe('runSuite on a busy machine', () => {
+  it(
+    'runs a failing timing case once more: a pass then makes it flaky, and flaky still fails the run',
+    SLOW,
+    async () => {
+      const p = await plan(['--only', 'AHP-FAIL-002']);
+      // The fixture's timing case fails on every second run: the first run here is its second.
+      writeFileSync(join(p.provide.pipelineCounterDir as string, 'runs'), '1');
+      const phases: string[] = [];
+      const repeated: string[] = [];
+      const { report, exitCode } = await runSuite({
+        ...p,
+        onPhase: (text) => phases.push(text),
+        onRepeated: (cases) => repeated.push(...cases.map((c) => `${c.name}: ${c.repeat?.verdict}`)),
+      });
+      expect(phases).toContain(
+        'Running the 1 failing timing case(s) once more: one whose verdict flips is reported flaky.',
+      );
+      expect(repeated).toEqual(['AHP-FAIL-002/fixture/deadline-flaky: flaky']);
+      expect(statusOf(report, 'AHP-FAIL-002/fixture/deadline-flaky')).toMatchObject({
+        status: 'fail',
+        note: FLIPPED_NOTE,
+        repeat: { runs: 2, passed: 1, failed: 1, verdict: 'flaky' },
+      });
+      expect(exitCode).toBe(1);
+    },
+  );
+
+  it(
+    'measures the machine before timing cases: waits scale by the larger of it and --timeout-scale',
+    SLOW,
+    async () => {
+      const provided: unknown[] = [];
+      const p = await plan(['--only', 'AHP-FAIL-002', '--timeout-scale', '1.5']);
+      const { report } = await runSuite({
+        ...p,
+        measureMachine: () => Promise.resolve(2.5),
+        runner: (o) => {
+          provided.push(o.provide.ahpSettings);
+          return Promise.resolve({ cases: [], runErrors: [] });
+        },
+      });
+      expect(provided).toEqual([expect.objectContaining({ timeoutScale: 2.5, precisionScale: 1.5 })]);
+      expect(report.options).toMatchObject({
+        timeoutScale: 1.5,
+        machineScale: 2.5,
+        effectiveTimeoutScale: 2.5,
+      });
+    },
+  );
+
+  it('does not measure for a selection without timing cases', SLOW, async () => {
+    let measured = false;
+    const p = await plan(['--only', 'AHP-FAIL-001']);
+    const { report } = await runSuite({
+      ...p,
+      measureMachine: () => {
+        measured = true;
+        return Promise.resolve(4);
+      },
+    });
+    expect(measured).toBe(false);
+    expect(report.options).toMatchObject({ machineScale: 1, effectiveTimeoutScale: 1 });
   });
 });
 

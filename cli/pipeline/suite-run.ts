@@ -3,7 +3,7 @@ import type { SuiteSettings, TargetStopped } from '../../suites/kit/case-meta.js
 import { applyKnownFailures, toleratedCase, type BaselineSummary } from '../known-failures/apply.js';
 import { checkKnownFailuresMatch } from '../known-failures/check.js';
 import { optionsForReport, type ResolvedOptions } from '../options/resolve.js';
-import { isTimingCase, mergeRepeats } from '../repeat/repeat.js';
+import { isTimingCase } from '../repeat/repeat.js';
 import { buildReport, conformanceExitCode, type Claim, type Report } from '../report/report.js';
 import type { CaseResult } from '../runner/case-result.js';
 import {
@@ -16,6 +16,15 @@ import { namePatternFor, selectCases } from '../selection/select.js';
 import type { ShardSpec, ShardUnit } from '../shard/plan.js';
 import type { ShardRecord } from '../shard/record.js';
 import { planShardRun } from '../shard/shard-run.js';
+import { measureMachineScale } from '../runner/machine-scale.js';
+import { filesOf, withUnselected } from './unselected.js';
+import { repeatTimingCases, rerunFailingTimingCases } from './timing-reruns.js';
+
+/**
+ * The `provide` key of the suite settings (suites/harness/kit/provided.ts names it for both
+ * suites; that module loads vitest's test API, which the CLI's process does not).
+ */
+const SETTINGS_KEY = 'ahpSettings';
 
 /** Everything a run needs besides the options: which suite, what it is given, what the report says. */
 export interface SuiteRunPlan {
@@ -37,12 +46,22 @@ export interface SuiteRunPlan {
    * driver and mocks).
    */
   shardUnit?: ShardUnit;
+  /** Called when the run knows, before it starts, which cases it will judge (a selection, a shard). */
+  onPlanned?: (names: readonly string[]) => void;
+  /** Called as each suite file is collected: how many of how many, and the cases declared so far. */
+  onCollected?: (files: number, collected: number, cases: number) => void;
+  /** A step before the cases run ("Collecting the cases ..."); `announce` false: not worth a line of its own. */
+  onPhase?: (text: string, announce?: boolean) => void;
   /** Called once a `--shard` run knows its share: its cases and the selection's. */
   onShardPlanned?: (shard: ShardSpec, cases: number, selected: number) => void;
   /** Called before each extra run of `--repeat`, with its number (2..N) and case count. */
   onRepeat?: (run: number, of: number, cases: number) => void;
   /** Called once after `--repeat`, with each repeated case and its verdict over the runs. */
   onRepeated?: (cases: readonly CaseResult[]) => void;
+  /** Aborted on SIGINT/SIGTERM: the run stops, and the report holds what finished (`interrupted`). */
+  signal?: AbortSignal;
+  /** Measures the machine's slowness before timing cases (cli/runner/machine-scale.ts); tests pass a fixed one. */
+  measureMachine?: () => Promise<number>;
   /** Wall clock for the report's start and duration; tests pass a fixed one. */
   now?: () => number;
   /** The runner; tests may wrap it. */
@@ -68,59 +87,42 @@ function withBaseline(
   return (result) => onCase(toleratedCase(result, baseline));
 }
 
-/** The values the suites read through `inject('ahpSettings')`. */
-export function suiteSettings(options: ResolvedOptions): SuiteSettings {
+/**
+ * The values the suites read through `inject('ahpSettings')`. `machineScale`: the machine's
+ * measured slowness; waits scale by the larger of it and `--timeout-scale`, the just-late margins
+ * by `--timeout-scale` alone.
+ */
+export function suiteSettings(options: ResolvedOptions, machineScale = 1): SuiteSettings {
   return {
-    timeoutScale: options.timeoutScale,
+    timeoutScale: Math.max(options.timeoutScale, machineScale),
+    precisionScale: options.timeoutScale,
     seed: options.seed,
     runs: options.runs,
     protocolVersion: options.protocolVersion,
   };
 }
 
-const NOT_SELECTED = 'not selected (--only/--skip)';
-
-/** A collected case the selection left out, as the report shows it. */
-function unselected(c: CollectedCase): CaseResult {
-  return {
-    name: c.name,
-    file: c.file,
-    requirements: c.requirements,
-    level: c.level,
-    transports: c.transports,
-    profiles: c.profiles,
-    status: 'skipped',
-    durationMs: 0,
-    errors: [],
-    note: NOT_SELECTED,
-  };
+/** Whether the run holds timing cases: all of a run without a selection may. */
+function timingAhead(
+  universe: readonly CollectedCase[] | undefined,
+  chosen: ReadonlySet<string> | undefined,
+): boolean {
+  if (!universe || !chosen) return true;
+  return universe.some((c) => chosen.has(c.name) && isTimingCase(c));
 }
 
-/**
- * Under a selection the run starts only the files holding chosen cases (each file costs a worker
- * and its fixtures); every other collected case is reported skipped, so the report still lists
- * the whole suite.
- */
-function withUnselected(
-  ran: readonly CaseResult[],
-  universe: readonly CollectedCase[],
-  chosen: ReadonlySet<string>,
-): CaseResult[] {
-  const key = (c: { file: string; name: string }) => `${c.file}\0${c.name}`;
-  const results = new Map(ran.map((c) => [key(c), c]));
-  const ordered = universe.map((c) => {
-    const result = results.get(key(c));
-    results.delete(key(c));
-    if (!result) return unselected(c);
-    return chosen.has(c.name) || result.status !== 'skipped' ? result : { ...result, note: NOT_SELECTED };
-  });
-  // A case the run saw but collection did not (declared only at run time) keeps its result.
-  return [...ordered, ...results.values()];
-}
-
-/** The files holding these cases: a run over them alone skips worker starts for the rest. */
-function filesOf(cases: readonly { file: string }[]): string[] {
-  return [...new Set(cases.map((c) => c.file))];
+/** The machine's slowness, measured when timing cases are ahead (1 otherwise), and said when it matters. */
+async function measureBeforeTiming(plan: SuiteRunPlan, timing: boolean): Promise<number> {
+  if (!timing || plan.signal?.aborted === true) return 1;
+  plan.onPhase?.('Measuring how responsive the machine is, for the timing cases', false);
+  const measured = await (plan.measureMachine ?? measureMachineScale)();
+  const scale = plan.options.timeoutScale;
+  if (measured > scale) {
+    plan.onPhase?.(
+      `The machine is busy (it responds ${measured}x slower than a quiet one): waits are scaled by ${measured} instead of --timeout-scale ${scale}.`,
+    );
+  }
+  return measured;
 }
 
 /**
@@ -146,6 +148,8 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
   let elsewhere: CollectedCase[] = [];
   // A baseline is checked against the collected cases before anything runs.
   if (selecting || options.shard || options.knownFailures) {
+    const why = selecting ? '--only/--skip' : options.shard ? '--shard' : '--known-failures';
+    plan.onPhase?.(`Collecting the cases to select (${why})`);
     const collection = await collectSources([{ include: plan.include, provide: plan.provide }]);
     if (collection.errors.length > 0) {
       return finish(plan, started, now(), [], collection.errors, undefined);
@@ -170,13 +174,26 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
       selected = split.own;
     }
     chosen = new Set(selected.map((c) => c.name));
+    plan.onPlanned?.([...chosen]);
     // Whole files run without a pattern, so vitest records their durations for the next run.
     const files = new Set(filesOf(selected));
     const inFiles = collected.filter((c) => files.has(c.file));
     if (selecting || inFiles.length !== selected.length) testNamePattern = namePatternFor([...chosen]);
   }
-  const base: ConformanceRunOptions = { include: plan.include, provide: plan.provide };
   const include = universe && chosen ? filesOf(universe.filter((c) => chosen.has(c.name))) : plan.include;
+  const machineScale = await measureBeforeTiming(plan, include.length > 0 && timingAhead(universe, chosen));
+  const base: ConformanceRunOptions = {
+    include: plan.include,
+    provide:
+      SETTINGS_KEY in plan.provide
+        ? { ...plan.provide, [SETTINGS_KEY]: suiteSettings(options, machineScale) }
+        : plan.provide,
+    ...(plan.signal ? { signal: plan.signal } : {}),
+  };
+  if (include.length > 0) {
+    // The heading follows at once with the file count: this one shows only if the start is slow.
+    plan.onPhase?.("Starting the suite's workers", false);
+  }
   // A shard may get no case at all (fewer files than shards): it runs nothing.
   const first =
     include.length === 0
@@ -187,25 +204,27 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
           ...(testNamePattern !== undefined ? { testNamePattern } : {}),
           ...(plan.onCase ? { onCase: withBaseline(plan.onCase, options) as (r: CaseResult) => void } : {}),
           ...(plan.onFilesCollected ? { onFilesCollected: plan.onFilesCollected } : {}),
+          ...(plan.onCollected ? { onCollected: plan.onCollected } : {}),
         });
   let cases = universe && chosen ? withUnselected(first.cases, universe, chosen) : first.cases;
   const runErrors = [...first.runErrors];
-  const timing = cases.filter((c) => (c.status === 'pass' || c.status === 'fail') && isTimingCase(c));
-  // A run the target stopped is not repeated: the target is gone.
-  if (options.repeat > 1 && timing.length > 0 && first.stopped === undefined) {
-    const extra: CaseResult[][] = [];
-    for (let run = 2; run <= options.repeat; run++) {
-      plan.onRepeat?.(run, options.repeat, timing.length);
-      const again = await runner({
-        ...base,
-        include: filesOf(timing),
-        testNamePattern: namePatternFor(timing.map((c) => c.name)),
-      });
-      extra.push(again.cases);
-      runErrors.push(...again.runErrors);
+  // A run the target stopped is not run again: the target is gone; nor is an interrupted one.
+  const interrupted = (): boolean => first.interrupted === true || plan.signal?.aborted === true;
+  if (first.stopped === undefined && !interrupted()) {
+    const rerun = {
+      runner,
+      base,
+      options,
+      interrupted,
+      ...(plan.onPhase ? { onPhase: plan.onPhase } : {}),
+      ...(plan.onRepeat ? { onRepeat: plan.onRepeat } : {}),
+      ...(plan.onRepeated ? { onRepeated: plan.onRepeated } : {}),
+    };
+    for (const extraRuns of [repeatTimingCases, rerunFailingTimingCases]) {
+      const more = await extraRuns(cases, rerun);
+      cases = more.cases;
+      runErrors.push(...more.runErrors);
     }
-    cases = mergeRepeats(cases, extra);
-    plan.onRepeated?.(cases.filter((c) => c.repeat !== undefined));
   }
   let baseline: BaselineSummary | undefined;
   if (options.knownFailures) {
@@ -215,7 +234,20 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
     cases = applied.cases;
     baseline = applied.summary;
   }
-  return finish(plan, started, now(), cases, runErrors, baseline, shard, first.stopped);
+  const outcome = finish(
+    plan,
+    started,
+    now(),
+    cases,
+    runErrors,
+    baseline,
+    shard,
+    first.stopped,
+    machineScale,
+  );
+  if (!interrupted()) return outcome;
+  // What did not run is no failure: the exit code is the interrupt's (the command's).
+  return { report: { ...outcome.report, interrupted: true }, exitCode: 0 };
 }
 
 function finish(
@@ -227,7 +259,9 @@ function finish(
   baseline: BaselineSummary | undefined,
   shard?: ShardRecord,
   stopped?: TargetStopped,
+  machineScale = 1,
 ): SuiteRunOutcome {
+  const { timeoutScale } = plan.options;
   const report = buildReport({
     version: plan.version,
     role: plan.role,
@@ -238,7 +272,12 @@ function finish(
     durationMs: Math.max(0, Math.round(ended - started)),
     cases,
     runErrors,
-    options: optionsForReport(plan.options),
+    // What the machine measured, and the scale the waits ran at: never below --timeout-scale.
+    options: {
+      ...(optionsForReport(plan.options) as Record<string, JsonValue>),
+      machineScale,
+      effectiveTimeoutScale: Math.max(timeoutScale, machineScale),
+    },
     ...(baseline ? { baseline } : {}),
     ...(shard ? { shard } : {}),
     ...(stopped ? { stopped } : {}),

@@ -91,6 +91,8 @@ export interface Report {
   shard?: ShardRecord;
   /** Set when the target stopped being usable and the run stopped there (exit code 3). */
   stopped?: TargetStopped;
+  /** True in the partial report of a run stopped by SIGINT/SIGTERM: it holds what ran before. */
+  interrupted?: boolean;
 }
 
 export interface ReportInput {

@@ -12,6 +12,8 @@ import {
   type TargetStopped,
 } from '../../suites/kit/case-meta.js';
 import type { CaseResult } from './case-result.js';
+import { descendantsOf, reapProcesses, type ProcessId } from './descendants.js';
+import { withSignalsOwned } from './signal-ownership.js';
 
 /** The package root: suites ship inside the package and are found relative to it. */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -27,8 +29,15 @@ export interface ConformanceRunOptions {
   onCase?: (result: CaseResult) => void;
   /** Called once the suite files are known, with their count. */
   onFilesCollected?: (count: number) => void;
+  /** Called as each suite file is collected: how many of how many, and the cases declared so far. */
+  onCollected?: (files: number, collected: number, cases: number) => void;
   /** Max parallel suite files (default: vitest's choice). */
   maxWorkers?: number;
+  /**
+   * Aborted to interrupt the run (SIGINT/SIGTERM): running cases are stopped where they are,
+   * every process the run started is reaped, and the run returns what finished, `interrupted`.
+   */
+  signal?: AbortSignal;
 }
 
 export interface ConformanceRun {
@@ -40,10 +49,18 @@ export interface ConformanceRun {
    * answering): the run was cancelled there; cases judged before keep their verdicts.
    */
   stopped?: TargetStopped;
+  /** Set when `signal` interrupted the run: cases that had not finished are reported not run. */
+  interrupted?: true;
 }
 
 /** The note of a case the run did not reach because the target stopped. */
 export const NOT_RUN_AFTER_STOP = 'not run: the run stopped because the target stopped being usable';
+
+/** The note of a case that had not finished when the run was interrupted. */
+export const NOT_RUN_INTERRUPTED = 'not run: the run was interrupted';
+
+/** After SIGTERM, how long what the run started gets before SIGKILL (a driver reaps its backends then). */
+export const REAP_GRACE_MS = 3_000;
 
 function stripPrefix(note: string): string {
   for (const prefix of [UNTESTED_PREFIX, BLOCKED_PREFIX]) {
@@ -129,78 +146,139 @@ export function sortLongestFirst<T extends { moduleId: string }>(
     .map(({ file }) => file);
 }
 
+/**
+ * Stops a run now: a first cancel lets running cases finish, a second one (vitest's "force")
+ * stops the workers where they are. A stopped target or an interrupt must not wait out the cases
+ * still running, each of which may be waiting out a call timeout of its own.
+ */
+function stopNow(vitest: Vitest, reason: 'test-failure' | 'keyboard-input'): void {
+  void vitest.cancelCurrentRun(reason).catch(() => undefined);
+  void vitest.cancelCurrentRun(reason).catch(() => undefined);
+}
+
 /** Runs conformance files through vitest's Node API and returns one result per case. */
 export async function runConformance(options: ConformanceRunOptions): Promise<ConformanceRun> {
   const seen = new Map<string, CaseResult>();
   const previousExitCode = process.exitCode;
   let vitestRef: Vitest | undefined;
   let stopped: TargetStopped | undefined;
-  const vitest = await startVitest(
-    'test',
-    [],
-    {
-      run: true,
-      watch: false,
-      config: false,
-      root: PACKAGE_ROOT,
-      include: options.include,
-      provide: options.provide,
-      // A worker runs file after file in the same process: a fresh process per file cost a Node
-      // boot, the kit's and the mock's module graph, and an esbuild build of the stdio mock entry,
-      // each time. The suites keep no state at module level, and a fixture per file holds the
-      // driver and the mocks, so files do not see each other.
-      isolate: false,
-      sequence: { sequencer: LongestFirstSequencer },
-      // Only cases a file declares concurrent run together, one per lane of its fixture.
-      maxConcurrency: MAX_CONCURRENT_CASES,
-      // A run of some cases only would record short durations for whole files and so misorder the
-      // next full run: only full runs read and write the durations.
-      ...(options.testNamePattern !== undefined
-        ? { testNamePattern: options.testNamePattern, cache: false }
-        : {}),
-      ...(options.maxWorkers !== undefined ? { maxWorkers: options.maxWorkers } : {}),
-      reporters: [
-        {
-          onInit(ctx) {
-            vitestRef = ctx;
+  let interrupted = options.signal?.aborted === true;
+  let files = -1;
+  let collectedFiles = 0;
+  let declared = 0;
+  if (interrupted) return { cases: [], runErrors: [], interrupted: true };
+  /** Children this process had before the run: not the run's to reap. */
+  const before = new Set(descendantsOf().map((p) => `${p.pid}@${p.started}`));
+  const ours = (list: ProcessId[]) => list.filter((p) => !before.has(`${p.pid}@${p.started}`));
+  /** What the run had started when it was interrupted: reaped once vitest is closed. */
+  let started: ProcessId[] = [];
+  const onAbort = (): void => {
+    interrupted = true;
+    started = ours(descendantsOf());
+    if (vitestRef) stopNow(vitestRef, 'keyboard-input');
+  };
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const vitest = await withSignalsOwned(() =>
+    startVitest(
+      'test',
+      [],
+      {
+        run: true,
+        watch: false,
+        config: false,
+        root: PACKAGE_ROOT,
+        include: options.include,
+        provide: options.provide,
+        // A worker runs file after file in the same process: a fresh process per file cost a Node
+        // boot, the kit's and the mock's module graph, and an esbuild build of the stdio mock entry,
+        // each time. The suites keep no state at module level, and a fixture per file holds the
+        // driver and the mocks, so files do not see each other.
+        isolate: false,
+        sequence: { sequencer: LongestFirstSequencer },
+        // Only cases a file declares concurrent run together, one per lane of its fixture.
+        maxConcurrency: MAX_CONCURRENT_CASES,
+        // A run of some cases only would record short durations for whole files and so misorder the
+        // next full run: only full runs read and write the durations.
+        ...(options.testNamePattern !== undefined
+          ? { testNamePattern: options.testNamePattern, cache: false }
+          : {}),
+        ...(options.maxWorkers !== undefined ? { maxWorkers: options.maxWorkers } : {}),
+        reporters: [
+          {
+            onInit(ctx) {
+              vitestRef = ctx;
+              if (interrupted) stopNow(ctx, 'keyboard-input');
+            },
+            onTestRunStart(specifications) {
+              files = specifications.length;
+              options.onFilesCollected?.(specifications.length);
+            },
+            onTestModuleCollected(testModule) {
+              collectedFiles += 1;
+              declared += [...testModule.children.allTests()].length;
+              options.onCollected?.(files, collectedFiles, declared);
+            },
+            onTestCaseResult(testCase) {
+              const result = toResult(testCase);
+              // A case cut short by the interrupt has no verdict: it is reported not run.
+              if (interrupted && result.status !== 'pass') return;
+              seen.set(testCase.id, result);
+              options.onCase?.(result);
+              const stop = testCase.meta().ahp?.targetStopped;
+              if (stop !== undefined && stopped === undefined) {
+                // One broken target is reported once: the cases still queued would only repeat it.
+                stopped = stop;
+                if (vitestRef) stopNow(vitestRef, 'test-failure');
+              }
+            },
           },
-          onTestRunStart(specifications) {
-            options.onFilesCollected?.(specifications.length);
-          },
-          onTestCaseResult(testCase) {
-            const result = toResult(testCase);
-            seen.set(testCase.id, result);
-            options.onCase?.(result);
-            const stop = testCase.meta().ahp?.targetStopped;
-            if (stop !== undefined && stopped === undefined) {
-              // One broken target is reported once: the cases still queued would only repeat it.
-              stopped = stop;
-              void vitestRef?.cancelCurrentRun('test-failure');
-            }
-          },
-        },
-      ],
-    },
-    {},
-    {},
+        ],
+      },
+      {},
+      {},
+    ),
   );
+  options.signal?.removeEventListener('abort', onAbort);
   const cases: CaseResult[] = [];
   for (const module of vitest.state.getTestModules()) {
     for (const testCase of module.children.allTests()) {
-      const result = seen.get(testCase.id) ?? toResult(testCase);
-      const unreached = stopped !== undefined && result.status === 'skipped' && result.note === undefined;
-      cases.push(unreached ? { ...result, note: NOT_RUN_AFTER_STOP } : result);
+      const result = seen.get(testCase.id);
+      if (result) cases.push(result);
+      else if (interrupted) cases.push(notRun(toResult(testCase), NOT_RUN_INTERRUPTED));
+      else {
+        const unreached = toResult(testCase);
+        const notReached =
+          stopped !== undefined && unreached.status === 'skipped' && unreached.note === undefined;
+        cases.push(notReached ? { ...unreached, note: NOT_RUN_AFTER_STOP } : unreached);
+      }
     }
   }
-  const runErrors = vitest.state.getUnhandledErrors().map((e) => {
-    const err = e as { message?: string; stack?: string };
-    return stripVTControlCharacters(err.message ?? String(e));
-  });
-  for (const module of vitest.state.getTestModules()) {
-    for (const error of module.errors()) runErrors.push(`${module.moduleId}: ${error.message ?? ''}`);
+  // An interrupted run's workers were stopped mid-file: what that leaves (cancelled files, a
+  // teardown cut short) is the interrupt, not an error of the suite.
+  const runErrors = interrupted
+    ? []
+    : vitest.state.getUnhandledErrors().map((e) => {
+        const err = e as { message?: string; stack?: string };
+        return stripVTControlCharacters(err.message ?? String(e));
+      });
+  if (!interrupted) {
+    for (const module of vitest.state.getTestModules()) {
+      for (const error of module.errors()) runErrors.push(`${module.moduleId}: ${error.message ?? ''}`);
+    }
   }
   await vitest.close();
+  if (interrupted) await reapProcesses([...started, ...ours(descendantsOf())], REAP_GRACE_MS);
   // startVitest sets process.exitCode itself; the CLI decides the exit code from the results.
   process.exitCode = previousExitCode;
-  return { cases, runErrors, ...(stopped !== undefined ? { stopped } : {}) };
+  return {
+    cases,
+    runErrors,
+    ...(stopped !== undefined ? { stopped } : {}),
+    ...(interrupted ? { interrupted: true as const } : {}),
+  };
+}
+
+/** A case the run did not get to judge, as the report shows it. */
+function notRun(result: CaseResult, note: string): CaseResult {
+  return { ...result, status: 'skipped', errors: [], note };
 }

@@ -55,7 +55,9 @@ export async function startControlServer(
         };
       } else {
         const parsed = parseBody(Buffer.concat(chunks));
-        const url = new URL(req.url ?? '/', 'http://control.invalid');
+        // `$controlUrl/recordings` with the announced `.../` gives `//recordings`, which URL
+        // parsing would read as a host: the path is taken as given, repeated slashes as one.
+        const url = new URL((req.url ?? '/').replace(/^\/{2,}/, '/'), 'http://control.invalid');
         result = parsed.ok
           ? safeRoute(state, req.method ?? 'GET', url, parsed.value)
           : { status: 400, body: { error: 'the control request body is not JSON' } };

@@ -10,6 +10,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -52,9 +53,11 @@ export function createSandbox(page: string): Sandbox {
   const bin = join(dir, 'node_modules', '.bin');
   mkdirSync(bin, { recursive: true });
   symlinkSync(ROOT, join(dir, 'node_modules', 'ahp-conformance'), 'dir');
-  for (const name of ['ahp-conformance', 'ahp-reference-driver']) {
-    symlinkSync(join(ROOT, 'bin', `${name}.mjs`), join(bin, name));
-  }
+  // Every bin the package declares, as npm links them on install.
+  const { bin: bins } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    bin: Record<string, string>;
+  };
+  for (const [name, path] of Object.entries(bins)) symlinkSync(join(ROOT, path), join(bin, name));
   symlinkSync(join(ROOT, 'node_modules', '.bin', 'tsx'), join(bin, 'tsx'));
   const env: NodeJS.ProcessEnv = {};
   // The test runner's own variables would leak into the suite the CLI starts.

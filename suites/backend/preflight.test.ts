@@ -88,6 +88,10 @@ describe('pre-flight', () => {
         `did not answer a tool.before request within ${bound} ms (the pre-flight bound: twice --deadline-ms 500)`,
       ),
     });
+    // A persistent backend may be one that reads its whole stdin first: the sentence says what to do.
+    expect(!silent.ok && silent.message).toMatch(
+      /answers only once its stdin ends .*: add --lifecycle per_event\)\.$/,
+    );
     // The bound, plus reaping the process (SIGTERM is enough here) and a spawn's worth of slack.
     expect(elapsed).toBeLessThan(bound + BACKEND_MARGINS.killGraceMs + BACKEND_MARGINS.spawnMs);
   });

@@ -50,6 +50,13 @@ function what(endpoint: BackendEndpoint): string {
   return endpoint.kind === 'http' ? endpoint.url : `the backend command \`${commandLine(endpoint)}\``;
 }
 
+/**
+ * A persistent backend is sent a request and stdin stays open; one that reads all of its stdin
+ * before it answers waits forever there, and is a per_event backend (one request per process).
+ */
+const PER_EVENT_HINT =
+  ' (a backend that answers only once its stdin ends serves one request per process: add --lifecycle per_event)';
+
 /** The one sentence for a failure that means the backend cannot be exercised; undefined when it can. */
 export function unreachableMessage(
   endpoint: BackendEndpoint,
@@ -66,7 +73,7 @@ export function unreachableMessage(
     const bound = `${boundMs} ms${boundSource === undefined ? '' : ` (the pre-flight bound: ${boundSource})`}`;
     return endpoint.kind === 'http'
       ? `${target} did not answer a tool.before POST within ${bound}; check that the backend is running and that --url is its AHP endpoint.`
-      : `${target} did not answer a tool.before request within ${bound}; check that it reads one JSON-RPC message per line on stdin and answers on stdout.`;
+      : `${target} did not answer a tool.before request within ${bound}; check that it reads one JSON-RPC message per line on stdin and answers on stdout${endpoint.lifecycle === 'persistent' ? PER_EVENT_HINT : ''}.`;
   }
   if (code === 'http.connection-refused' || code === 'http.connection-failed') {
     return `could not connect to ${target} (${detail}); start the backend or fix --url.`;

@@ -95,7 +95,7 @@ export const BROKEN_HTTP_RUNS: readonly SelfTestCase[] = [
     token: true,
     untested: {
       requirements: ['AHP-CAP-001', 'AHP-CORE-003', 'AHP-CORE-004', 'AHP-DEC-001'],
-      reason: /never let the allow input through .*--allow-input/,
+      reason: /never answered the allow input with no effects .*--allow-input/,
     },
   },
   { twin: 'broken/unadvertised-effect', binding: 'http', breaks: ['AHP-CAP-001'] },

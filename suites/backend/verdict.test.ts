@@ -67,7 +67,7 @@ describe('probe verdicts', () => {
     ).toBe('pass');
     const denied = judgeProbe(allowPath, allowPath.steps, [decision(0, [DENY]), decision(1, [DENY])], 'http');
     expect(denied.status === 'untested' && denied.reason).toMatch(
-      /never let the allow input through \(it decided deny\(org\.example\.block\)\).*--allow-input/,
+      /never answered the allow input with no effects \(\[\]\): it answered deny\(org\.example\.block\), .*--allow-input/,
     );
     const unadvertised = [decision(0, [{ type: 'allow' }]), decision(1, [{ type: 'allow' }])];
     expect(judgeProbe(allowPath, allowPath.steps, unadvertised, 'http').status).toBe('fail');

@@ -212,10 +212,11 @@ export function judgeProbe(
       return s !== undefined && s.expect === 'decision' && plainAllow(s, steps);
     });
     if (!allowSteps.some(([, signature]) => signature === '[]')) {
-      const seen = [...new Set(allowSteps.map(([, signature]) => signature))].join(' / ') || 'no decision';
+      const seen = [...new Set(allowSteps.map(([, signature]) => signature))].join(' / ');
+      const answered = seen === '' ? 'it gave no decision' : `it answered ${seen}`;
       return {
         status: 'untested',
-        reason: `the backend never let the allow input through (it decided ${seen}), so the allow path was not exercised; pass --allow-input with a tool input your policy allows`,
+        reason: `the backend never answered the allow input with no effects ([]): ${answered}, so the path of a call let through unchanged was not exercised; pass --allow-input with a tool input your policy answers with []`,
         faults: [],
         others,
       };

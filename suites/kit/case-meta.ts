@@ -69,8 +69,16 @@ export const MAX_CONCURRENT_CASES = 3;
 
 /** Values the CLI passes to the suites through vitest's `provide`. */
 export interface SuiteSettings {
-  /** Multiplies every real-time margin (slow machines, loaded CI). */
+  /**
+   * Multiplies every real-time wait and tolerance: `--timeout-scale`, raised by the CLI to the
+   * machine's measured slowness (cli/runner/machine-scale.ts).
+   */
   timeoutScale: number;
+  /**
+   * Multiplies the margins that catch a small stretch of a deadline (suites/harness/kit/timing.ts):
+   * `--timeout-scale` alone, so that a loaded machine never hides such a stretch. Absent: `timeoutScale`.
+   */
+  precisionScale?: number;
   /** fast-check seed: printed and replayable. */
   seed: number;
   /** fast-check runs per property. */

@@ -31,5 +31,7 @@ export async function fixturePlan(args: string[], baseline = FIXTURE_BASELINE): 
     target: { kind: 'fixture' },
     claim: { role: 'harness', bindings: ['stdio'], profiles: ['base'] },
     version: '0.1.0',
+    // A quiet machine, whatever the test machine is doing: tests that need another say so.
+    measureMachine: () => Promise.resolve(1),
   };
 }

@@ -133,7 +133,7 @@ async function startLane(target: HarnessTarget, settings: SuiteSettings, reuse: 
   const state: FixtureState = {
     target,
     settings,
-    margins: scaledMargins(settings.timeoutScale),
+    margins: scaledMargins(settings.timeoutScale, settings.precisionScale),
     client,
     info,
     mocks,

@@ -1,8 +1,9 @@
 /**
  * Every real-time margin of the harness suite, in one place. Cases run real processes and
  * sockets on a noisy 2-core machine (a Node child boots in ~100-300 ms, more under load), so
- * margins are generous and every one is multiplied by `--timeout-scale`. Outcomes are decided
- * from the decision, the audit and the wire, never from tight timings.
+ * margins are generous and every one is multiplied by `--timeout-scale` (waits also by the
+ * machine's measured slowness, see `scaledMargins`). Outcomes are decided from the decision, the
+ * audit and the wire, never from tight timings.
  */
 export const HARNESS_MARGINS = {
   /**
@@ -82,15 +83,22 @@ export interface ScaledMargins {
   chainCancelAfterMs: number;
 }
 
-/** Scales every margin by `scale` (> 0). */
-export function scaledMargins(scale: number): ScaledMargins {
+/**
+ * Scales the margins: waits and tolerances by `scale` (the run's timeout scale, which the CLI
+ * raises on a busy machine), the two just-late margins by `precisionScale` (`--timeout-scale`
+ * alone): they are how small a stretch of a deadline the suite catches, and a busy machine must
+ * not make it miss one (a busy machine's blur makes a just-late attempt inconclusive instead, and
+ * the case tries again).
+ */
+export function scaledMargins(scale: number, precisionScale: number = scale): ScaledMargins {
   const s = (ms: number) => Math.max(1, Math.round(ms * scale));
+  const precise = (ms: number) => Math.max(1, Math.round(ms * precisionScale));
   return {
     answerDeadlineMs: s(HARNESS_MARGINS.answerDeadlineMs),
     shortDeadlineMs: (transport) => s(HARNESS_MARGINS.shortDeadlineMs[transport]),
     lateByMs: s(HARNESS_MARGINS.lateByMs),
-    justLateByMs: s(HARNESS_MARGINS.justLateByMs),
-    justLateWindowMs: s(HARNESS_MARGINS.justLateWindowMs),
+    justLateByMs: precise(HARNESS_MARGINS.justLateByMs),
+    justLateWindowMs: precise(HARNESS_MARGINS.justLateWindowMs),
     deliveryWaitMs: s(HARNESS_MARGINS.deliveryWaitMs),
     settleToleranceMs: s(HARNESS_MARGINS.settleToleranceMs),
     chainReplyDelayMs: s(HARNESS_MARGINS.chainReplyDelayMs),

@@ -1,0 +1,19 @@
+// For the runner's tests of cli/, never part of a real run: a case that waits far longer than any
+// test gives it (a call its driver never answers), and a teardown that does too (a `close` the
+// driver never answers), so only a run that stops the file where it is ends in time.
+import { afterAll } from 'vitest';
+import { conformanceCase } from '../../../suites/kit/case.js';
+
+/** How long the case waits; the tests bound a run that must stop it well below this. */
+export const WAITS_MS = 60_000;
+
+conformanceCase({ name: 'AHP-FAIL-001/fixture/quick', requirements: ['AHP-FAIL-001'] }, () => undefined);
+
+conformanceCase(
+  { name: 'AHP-FAIL-002/fixture/waits-long', requirements: ['AHP-FAIL-002'], timeoutMs: 2 * WAITS_MS },
+  async () => {
+    await new Promise((resolve) => setTimeout(resolve, WAITS_MS));
+  },
+);
+
+afterAll(() => new Promise((resolve) => setTimeout(resolve, WAITS_MS)), 2 * WAITS_MS);
