@@ -31,6 +31,8 @@ interface RunOutcome {
   wallMs: number;
   /** Case name -> status, from the run's JSON report. */
   verdicts: Map<string, string>;
+  /** The first line of each run error the report names (a run error fails the run by itself). */
+  runErrors: string[];
 }
 
 function parseArgs(argv: readonly string[]): Options {
@@ -71,18 +73,36 @@ function runOnce(outputDir: string, extra: readonly string[]): Promise<RunOutcom
   return new Promise((resolve) => {
     child.on('exit', (code) => {
       const verdicts = new Map<string, string>();
+      const runErrors: string[] = [];
       try {
         const report = JSON.parse(readFileSync(join(outputDir, 'report.json'), 'utf8')) as {
           requirements: Array<{ cases: Array<{ name: string; status: string }> }>;
+          runErrors?: string[];
         };
+        for (const error of report.runErrors ?? []) runErrors.push(error.split('\n')[0] ?? '');
         for (const requirement of report.requirements)
           for (const c of requirement.cases) verdicts.set(c.name, c.status);
       } catch {
         // No report: the run is judged by its exit code alone.
       }
-      resolve({ exitCode: code, wallMs: performance.now() - started, verdicts });
+      resolve({ exitCode: code, wallMs: performance.now() - started, verdicts, runErrors });
     });
   });
+}
+
+/** How many cases of a run ended in each status, e.g. "68 pass, 285 untested, 1 flaky". */
+function statusCounts(outcome: RunOutcome): string {
+  const counts = new Map<string, number>();
+  for (const status of outcome.verdicts.values()) counts.set(status, (counts.get(status) ?? 0) + 1);
+  return [...counts].map(([status, n]) => `${n} ${status}`).join(', ') || 'no report';
+}
+
+/** The cases that make a run exit non-zero (anything but pass, untested, skipped), by name. */
+function notableCases(outcome: RunOutcome): string[] {
+  const quiet = new Set(['pass', 'untested', 'skipped']);
+  return [...outcome.verdicts]
+    .filter(([, status]) => !quiet.has(status))
+    .map(([name, status]) => `${status}: ${name}`);
 }
 
 /** Case names whose verdict differs between runs, or that are missing from some run. */
@@ -110,11 +130,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     for (let i = 0; i < options.runs && !signal.stopped; i++) {
       const outcome = await runOnce(join(dir, `run-${i + 1}`), options.extra);
       outcomes.push(outcome);
-      const failed = [...outcome.verdicts.values()].filter((s) => s === 'fail').length;
       console.log(
-        `run ${i + 1}: exit ${outcome.exitCode}, ${outcome.verdicts.size} cases, ${failed} failed, ` +
+        `run ${i + 1}: exit ${outcome.exitCode}, ${outcome.verdicts.size} cases, ${statusCounts(outcome)}, ` +
           `${(outcome.wallMs / 1000).toFixed(1)} s, load ${(loadavg()[0] ?? 0).toFixed(2)}`,
       );
+      for (const line of notableCases(outcome)) console.log(`  ${line}`);
     }
   } finally {
     stopLoad();
