@@ -9,7 +9,7 @@ import {
   written,
   writtenText,
 } from './engine-test-frames.js';
-import type { Action, Scenario, StepResult, Transport } from './model.js';
+import type { Action, Scenario, Transport } from './model.js';
 import { parseScenarioValue } from './scenario.js';
 import { violationRecords } from './recording.js';
 
@@ -30,7 +30,7 @@ interface Out {
 }
 
 function run(scenario: Scenario, transport: Transport, frames = [frameOf(REQ, transport)]): Out[] {
-  return runFrames(scenario, frames).map((r: StepResult) => {
+  return runFrames(scenario, frames).map((r) => {
     const head = r.actions.find((a) => a.type === 'head');
     const text = writtenText(r.actions);
     return {

@@ -223,10 +223,7 @@ function replyWrite(ctx: PlanContext, at: number, b: Parameters<typeof replyText
   return oneWrite(ctx, at, framed(ctx, replyText(ctx, b)));
 }
 
-/**
- * `body` with one chunk due at `at`, as an array of its exact length: a recording keeps the
- * actions of every delivery, and the array `body` grows by pushes keeps room for 17 elements.
- */
+/** `body` with one chunk due at `at`, built directly: it is the answer to nearly every frame. */
 function oneWrite(ctx: PlanContext, at: number, bytes: Uint8Array): Action[] {
   const write: Action = { type: 'write', afterMs: at, bytes };
   const end: Action = { type: 'end', afterMs: at };

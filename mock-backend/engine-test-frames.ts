@@ -3,16 +3,17 @@
  * readable views of the actions that come back. Not part of the public API.
  */
 import type { JsonObject, JsonValue } from '../protocol/json.js';
-import { step, initialState } from './engine.js';
+import { step, initialState, type StepResult } from './engine.js';
 import type {
   Action,
   EngineState,
   HttpMeta,
   InboundFrame,
+  RecordEntry,
   Scenario,
-  StepResult,
   Transport,
 } from './model.js';
+import { entriesOf } from './recorded-delivery.js';
 
 /** A `hooks/intercept` request for a `tool.before` event. */
 export function interceptRequest(
@@ -82,19 +83,28 @@ export function frameOf(
   return frame;
 }
 
+/** A step's result with the public entries of what it recorded. */
+export type SteppedFrame = StepResult & { records: RecordEntry[] };
+
+/** One step, with its recorded entries built. */
+export function stepped(scenario: Scenario, state: EngineState, frame: InboundFrame): SteppedFrame {
+  const result = step(scenario, state, frame);
+  return { ...result, records: [...entriesOf(result.recorded)] };
+}
+
 /** Runs frames through the engine in order; returns every step's result. */
-export function runFrames(scenario: Scenario, frames: InboundFrame[], state?: EngineState): StepResult[] {
+export function runFrames(scenario: Scenario, frames: InboundFrame[], state?: EngineState): SteppedFrame[] {
   let current = state ?? initialState(scenario);
   return frames.map((f) => {
-    const result = step(scenario, current, f);
+    const result = stepped(scenario, current, f);
     current = result.state;
     return result;
   });
 }
 
 /** One step from the initial state. */
-export function once(scenario: Scenario, frame: InboundFrame): StepResult {
-  return step(scenario, initialState(scenario), frame);
+export function once(scenario: Scenario, frame: InboundFrame): SteppedFrame {
+  return stepped(scenario, initialState(scenario), frame);
 }
 
 /** Every written byte, concatenated. */

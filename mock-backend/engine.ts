@@ -3,6 +3,7 @@
  * Shells (stdio process, HTTP server, msw handlers) only turn bytes into frames and carry out
  * actions, so one scenario means the same thing on every transport.
  */
+import { countAttempt, NO_ATTEMPTS } from './attempt-counts.js';
 import { decodeFrame, type DecodedFrame, type FrameViolation } from './engine-inbound.js';
 import { planContext, planDelivery } from './engine-behaviours.js';
 import { findRule } from './engine-matching.js';
@@ -11,39 +12,39 @@ import type {
   Behaviour,
   EngineState,
   InboundFrame,
+  Instant,
   RecordEntry,
   Scenario,
-  StartFn,
-  StepFn,
-  StepResult,
+  Transport,
 } from './model.js';
 import { prngState } from './prng.js';
-import { entriesOf, RecordedDelivery } from './recorded-delivery.js';
+import type { Recorded } from './recorded-delivery.js';
 import { recordAction } from './recording.js';
 
-/**
- * Scenarios scanned for attempt dependence, by object: a scenario is scanned when a state is made
- * for it (a session's start, `setScenario`, `reset`) or on its first step otherwise.
- */
-const attemptDependence = new WeakMap<Scenario, boolean>();
+/** The result of one engine step: what to carry out, the next state, and what to record. */
+export interface StepResult {
+  actions: Action[];
+  state: EngineState;
+  /** The delivery (see `entriesOf` for its public entries), or entries built already. */
+  recorded: Recorded;
+}
 
 /** The state before the first frame (and after a reset). */
 export function initialState(scenario: Scenario): EngineState {
-  // Scanned afresh here, so a scenario object changed in place and then set again is read as it is now.
-  attemptDependence.set(scenario, scanForAttempts(scenario));
   return {
     deliveries: 0,
-    attempts: new Map(),
+    attempts: NO_ATTEMPTS,
     fired: scenario.rules.map(() => 0),
     prng: prngState(scenario.seed ?? 0),
   };
 }
 
-/** Interprets one inbound frame. Never throws: anything unexpected becomes an `engine-error` violation. */
-export const step: StepFn = stepDelivery;
-
-/** `step`, typed with the compact delivery the session keeps. Never throws. */
-export function stepDelivery(scenario: Scenario, state: EngineState, inbound: InboundFrame): Stepped {
+/**
+ * Interprets one inbound frame: a pure function of the scenario, the state and the frame (its
+ * arrival time included). The given values are never changed; the same arguments give equal
+ * results. Never throws: anything unexpected becomes an `engine-error` violation.
+ */
+export function step(scenario: Scenario, state: EngineState, inbound: InboundFrame): StepResult {
   try {
     return stepFrame(scenario, state, inbound);
   } catch (e) {
@@ -58,147 +59,62 @@ interface Decision {
   planned: boolean;
 }
 
-function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame): Stepped {
+function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame): StepResult {
   const delivery = state.deliveries + 1;
   const frame = decodeFrame(inbound.bytes, inbound.fault);
-  // Counted now only when a decision can depend on it; else when the result is settled, which a
-  // session does once the shell has answered (the count is part of the record, not of the reply).
-  const early = decidesByAttempt(scenario) ? countAttempt(state.attempts, frame) : undefined;
+  const { attempts, attempt } = attemptOf(state.attempts, frame);
+  // The decoded frame is this step's own: gates and planning add their findings to its list.
   const violations: FrameViolation[] = frame.violations;
   const decision =
     httpGate(scenario, inbound, violations) ??
-    decide(scenario, frame, state.fired, { attempt: early ?? 1, delivery, inbound });
+    decide(scenario, frame, state.fired, { attempt, delivery, inbound });
   // Rule counters are copied only when a rule fires: most frames of a long run fire none.
   let fired = state.fired;
   if (decision.rule !== null) {
     fired = scenario.rules.map((_, i) => state.fired[i] ?? 0);
     fired[decision.rule] = (fired[decision.rule] ?? 0) + 1;
   }
-
-  const prng = state.prng;
-  const ctx = planContext(inbound.transport, frame, early ?? 1, prng, violations);
+  const ctx = planContext(inbound.transport, frame, attempt, state.prng, violations);
   const { actions } = planDelivery(decision.behaviour, ctx);
-
-  // Everything the settling reads is taken now, so settling cannot fail on a hand-built frame.
-  const { transport, connectionId, fault, http } = inbound;
-  const { monotonic, wall } = inbound.at;
-  const bytes = inbound.bytes;
-  return new Stepped(actions, delivery, () => {
-    const attempt = early ?? countAttempt(state.attempts, frame);
-    // The delivery is kept as one flat object; its public entries, outbound actions included, are
-    // built when they are read (the actions planned again from the same decision, attempt and
-    // PRNG state: planning is pure).
-    const recorded = new RecordedDelivery(
+  return {
+    actions,
+    state: { deliveries: delivery, attempts, fired, prng: ctx.prng },
+    recorded: {
       delivery,
-      transport,
-      connectionId,
-      monotonic,
-      wall,
-      bytes,
-      fault,
-      http,
+      transport: inbound.transport,
+      connectionId: inbound.connectionId,
+      monotonic: inbound.at.monotonic,
+      wall: inbound.at.wall,
+      bytes: inbound.bytes,
+      fault: inbound.fault,
+      http: inbound.http,
       attempt,
-      decision.rule,
-      decision.planned,
-      decision.behaviour,
-      prng,
-      violations.length === 0 ? NO_VIOLATIONS : violations,
-    );
-    return { state: { deliveries: delivery, attempts: state.attempts, fired, prng: ctx.prng }, recorded };
-  });
+      rule: decision.rule,
+      planned: decision.planned,
+      decided: decision.behaviour,
+      prng: state.prng,
+      violations: violations.length === 0 ? NO_VIOLATIONS : violations,
+    },
+  };
 }
 
 /**
- * The attempt number of a frame's event id, counted: per method and event id (retries reuse both;
- * an observe of the same event does not count). The map is updated in place: copying a map that
- * grows with every event id made a long run quadratic (20k distinct events took minutes). Shells
- * thread state linearly; see StepFn.
+ * The attempt number of a frame's event id, counted per method and event id (retries reuse both;
+ * an observe of the same event does not count), and the counts with it.
  */
-function countAttempt(attempts: EngineState['attempts'], frame: DecodedFrame): number {
-  if (frame.kind === 'unparseable' || frame.method === undefined || frame.eventId === undefined) return 1;
-  let perEvent = attempts.get(frame.method);
-  if (perEvent === undefined) attempts.set(frame.method, (perEvent = new Map()));
-  const attempt = (perEvent.get(frame.eventId) ?? 0) + 1;
-  perEvent.set(frame.eventId, attempt);
-  return attempt;
-}
-
-/** Whether a decision can depend on the attempt number: a rule matches on it, or a `sequence` plays it. */
-function decidesByAttempt(scenario: Scenario): boolean {
-  let known = attemptDependence.get(scenario);
-  if (known === undefined) attemptDependence.set(scenario, (known = scanForAttempts(scenario)));
-  return known;
-}
-
-function scanForAttempts(scenario: Scenario): boolean {
-  try {
-    return scenario.rules.some((r) => r.match?.attempt !== undefined) || hasSequence(scenario);
-  } catch {
-    // A hand-built value the scan cannot walk (a cycle): counting early is always right.
-    return true;
+function attemptOf(
+  attempts: EngineState['attempts'],
+  frame: DecodedFrame,
+): { attempts: EngineState['attempts']; attempt: number } {
+  if (frame.kind === 'unparseable' || frame.method === undefined || frame.eventId === undefined) {
+    return { attempts, attempt: 1 };
   }
-}
-
-/** A `sequence` anywhere in the value (behaviours nest in rules, strategies and each other). */
-function hasSequence(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) return value.some(hasSequence);
-  if ((value as { kind?: unknown }).kind === 'sequence') return true;
-  return Object.values(value).some(hasSequence);
+  const counted = countAttempt(attempts, frame.method, frame.eventId);
+  return { attempts: counted.counts, attempt: counted.attempt };
 }
 
 /** Shared by every delivery without violations (most of them), instead of an empty array each. */
 const NO_VIOLATIONS: readonly FrameViolation[] = Object.freeze([]);
-
-/** What a step leaves behind once settled: the next state and the delivery's recording. */
-interface Settled {
-  state: EngineState;
-  recorded: RecordedDelivery | readonly RecordEntry[];
-}
-
-/**
- * A step's result. The actions are ready at once; the bookkeeping (the next state, with its
- * attempt count, and the recording) is done on first read of `state`, `recorded` or `records`,
- * so a shell can answer first. Reading in step order keeps the counts what they were step by step.
- * Its `records` are built from the compact delivery on first read: the session keeps `recorded`
- * instead, and builds entries only for those who read the recording.
- */
-export class Stepped implements StepResult {
-  private settle: (() => Settled) | undefined;
-  private settled: Settled | undefined;
-  private built: RecordEntry[] | undefined;
-
-  constructor(
-    readonly actions: Action[],
-    /** The delivery number the frame got (known at once: shells note its actions as carried out). */
-    readonly delivery: number,
-    settle: () => Settled,
-  ) {
-    this.settle = settle;
-  }
-
-  get state(): EngineState {
-    return this.done().state;
-  }
-
-  get recorded(): RecordedDelivery | readonly RecordEntry[] {
-    return this.done().recorded;
-  }
-
-  get records(): RecordEntry[] {
-    this.built ??= [...entriesOf(this.recorded)];
-    return this.built;
-  }
-
-  private done(): Settled {
-    if (this.settled === undefined) {
-      const settle = this.settle as () => Settled;
-      this.settle = undefined;
-      this.settled = settle();
-    }
-    return this.settled;
-  }
-}
 
 /** Scenario-level HTTP checks that answer before any rule: method, media type, bearer token. */
 function httpGate(
@@ -269,7 +185,7 @@ function decide(
   return { behaviour: scenario.unmatched ?? RESPOND, rule: null, planned: false };
 }
 
-function engineError(state: EngineState, inbound: InboundFrame, e: unknown): Stepped {
+function engineError(state: EngineState, inbound: InboundFrame, e: unknown): StepResult {
   const base = {
     delivery: state.deliveries + 1,
     transport: inbound.transport,
@@ -287,19 +203,20 @@ function engineError(state: EngineState, inbound: InboundFrame, e: unknown): Ste
           { type: 'write', afterMs: 0, bytes: new TextEncoder().encode(`${message}\n`) },
           { type: 'end', afterMs: 0 },
         ];
-  const records: RecordEntry[] = [
+  const recorded: RecordEntry[] = [
     { type: 'violation', ...base, code: 'engine-error', message },
     ...actions.map((a): RecordEntry => ({ type: 'outbound', ...base, action: recordAction(a) })),
   ];
-  return new Stepped(actions, base.delivery, () => ({
-    state: { ...state, deliveries: base.delivery },
-    recorded: records,
-  }));
+  return { actions, state: { ...state, deliveries: base.delivery }, recorded };
 }
 
-/** Process start: the stdio banner, or a refusal to start (message on stderr, then exit). */
-export const start: StartFn = (scenario, state, context) => {
-  if (context.transport !== 'stdio') return { actions: [], state, records: [] };
+/** Process start (stdio): the banner, or a refusal to start (message on stderr, then exit). Never throws. */
+export function start(
+  scenario: Scenario,
+  state: EngineState,
+  context: { transport: Transport; connectionId: string; at: Instant },
+): StepResult {
+  if (context.transport !== 'stdio') return { actions: [], state, recorded: [] };
   const settings = scenario.process ?? {};
   const actions: Action[] = [];
   if (settings.refuseToStart) {
@@ -311,12 +228,12 @@ export const start: StartFn = (scenario, state, context) => {
   } else if (settings.banner !== undefined) {
     actions.push({ type: 'write', afterMs: 0, bytes: new TextEncoder().encode(`${settings.banner}\n`) });
   }
-  const records: RecordEntry[] = actions.map((a) => ({
+  const recorded: RecordEntry[] = actions.map((a) => ({
     type: 'outbound',
     delivery: 0,
     transport: context.transport,
     connectionId: context.connectionId,
     action: recordAction(a),
   }));
-  return { actions, state, records };
-};
+  return { actions, state, recorded };
+}

@@ -161,7 +161,7 @@ describe(
       await fc.assert(
         fc.asyncProperty(scenario, fc.array(frame, { minLength: 1, maxLength: 5 }), async (s, frames) => {
           control.setScenario(s);
-          control.session.reset();
+          control.core.reset();
           http.setScenario(s);
           http.reset();
           const n = frames.length;

@@ -10,7 +10,7 @@
 import type { Clock } from '../protocol/clock.js';
 import { checkedScenario } from './control/scenario-check.js';
 import type { Scenario } from './model.js';
-import { MockSession } from './shells/session.js';
+import { MockCore } from './shells/mock-core.js';
 
 export type * from './model.js';
 export { BEHAVIOUR_TRANSPORTS } from './model.js';
@@ -36,14 +36,14 @@ export {
   type RecordingDocument,
 } from './recording.js';
 export {
-  MockSession,
+  MockCore,
   DeliveryTimeout,
   type RecordFilter,
   type SetScenarioOptions,
   type WaitOptions,
-} from './shells/session.js';
+} from './shells/mock-core.js';
 export { startHttpMock, type HttpMock, type HttpMockOptions } from './shells/http-mock.js';
-export { mswHandlers, type MswHandlerOptions, type SessionSource } from './shells/msw-shell.js';
+export { mswHandlers, type MswHandlerOptions, type MockCoreSource } from './shells/msw-shell.js';
 export { STDIO_MAIN_PATH, type StdioEntryKind } from './control/stdio-entry.js';
 export {
   startMockControl,
@@ -69,7 +69,7 @@ export {
   type StdioLink,
 } from './shells/stdio-shell.js';
 
-/** An in-process mock (no server): a validated session, e.g. for `mswHandlers`. */
-export function createMock(options: { scenario: Scenario; clock?: Clock }): MockSession {
-  return new MockSession(checkedScenario(options.scenario), options.clock ? { clock: options.clock } : {});
+/** An in-process mock (no server): a validated core, e.g. for `mswHandlers`. */
+export function createMock(options: { scenario: Scenario; clock?: Clock }): MockCore {
+  return new MockCore(checkedScenario(options.scenario), options.clock ? { clock: options.clock } : {});
 }

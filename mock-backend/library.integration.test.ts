@@ -127,9 +127,7 @@ describe('library API', () => {
     await expect(startHttpMock({ scenario: bad })).rejects.toThrow(
       /passed to the mock backend library is invalid at \$\.rules\[0\]\.behaviour\.ms/,
     );
-    const session = createMock({ scenario: { rules: [] } });
-    await expect(session.waitForDelivery(() => true, { timeoutMs: 20 })).rejects.toBeInstanceOf(
-      DeliveryTimeout,
-    );
+    const core = createMock({ scenario: { rules: [] } });
+    await expect(core.waitForDelivery(() => true, { timeoutMs: 20 })).rejects.toBeInstanceOf(DeliveryTimeout);
   });
 });

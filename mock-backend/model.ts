@@ -258,19 +258,37 @@ export type Action =
 export type RecordedAction =
   Exclude<Action, { type: 'write' }> | { type: 'write'; afterMs: number; bytes: Bytes };
 
-/** Engine state between frames; plain data (`structuredClone` copies it). */
+/**
+ * Engine state between frames: plain data (`structuredClone` copies it, JSON prints it). A step
+ * never changes the state it is given; it returns the next one, sharing what did not change.
+ */
 export interface EngineState {
   /** Inbound frames seen so far. */
   deliveries: number;
-  /**
-   * Deliveries seen per method, then per event id. Maps keyed by the parsed strings themselves: an
-   * object keyed by a joined `"<method> <event id>"` paid for building and interning a key per frame.
-   */
-  attempts: Map<string, Map<string, number>>;
+  /** Deliveries seen per method and event id (see attempt-counts.ts). */
+  attempts: AttemptCounts;
   /** Times each rule fired, by rule index. */
   fired: number[];
   /** PRNG state (uint32) for `probability`. */
   prng: number;
+}
+
+/**
+ * Attempt numbers per method and event id, as a persistent hash trie: a node is an array of
+ * `ATTEMPT_NODE_WIDTH` slots, a slot empty (null), one entry, or a node one level down (at the
+ * last level, where two keys can share every hash bit, an array of entries instead).
+ */
+export type AttemptCounts = readonly AttemptSlot[];
+
+export type AttemptSlot = null | AttemptEntry | readonly AttemptSlot[];
+
+/** How many deliveries of one event id came with one method. */
+export interface AttemptEntry {
+  readonly method: string;
+  readonly eventId: string;
+  /** The key's hash, kept so that a split moves the entry down without hashing it again. */
+  readonly hash: number;
+  readonly count: number;
 }
 
 /** How an inbound frame was understood. */
@@ -351,26 +369,3 @@ export interface ViolationRecord {
 }
 
 export type RecordEntry = InboundRecord | OutboundRecord | ViolationRecord;
-
-/** The result of one engine step. */
-export interface StepResult {
-  actions: Action[];
-  state: EngineState;
-  records: RecordEntry[];
-}
-
-/**
- * The engine: one inbound frame in, actions + next state + records out. Never throws. Deterministic:
- * the same scenario, state and frames give the same results. The given state is consumed (its
- * `attempts` map is updated in place, for speed, at the latest when the result's `state` or
- * `records` is first read): thread the returned state, and clone a state (`structuredClone`) to
- * keep a snapshot.
- */
-export type StepFn = (scenario: Scenario, state: EngineState, inbound: InboundFrame) => StepResult;
-
-/** Process start (stdio): banner or refuse-to-start actions. Never throws. */
-export type StartFn = (
-  scenario: Scenario,
-  state: EngineState,
-  context: { transport: Transport; connectionId: string; at: Instant },
-) => StepResult;

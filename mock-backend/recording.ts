@@ -15,8 +15,8 @@ export interface RecordingDocument {
 
 /**
  * A fatal UTF-8 decoder that keeps a BOM, like `new TextDecoder('utf-8', {fatal: true, ignoreBOM:
- * true})`, but decodes with Buffer: for frames of a few hundred bytes that is several times cheaper
- * than TextDecoder's fatal path, and it runs before every reply.
+ * true})`, but decodes with Buffer, which skips TextDecoder's fatal path for the valid frames that
+ * nearly every reply waits on.
  */
 class StrictUtf8Decoder extends TextDecoder {
   constructor() {

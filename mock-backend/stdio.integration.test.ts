@@ -58,7 +58,7 @@ describe(
     for (const [name, builtin] of exchangeLevel) {
       it(name, async () => {
         control.setScenario(shortened(builtin.scenario));
-        control.session.reset();
+        control.core.reset();
         const base = proc.stdout().length;
         const sentAt = performance.now();
         proc.write(

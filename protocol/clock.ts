@@ -64,132 +64,40 @@ export function scheduleOn(clock: Clock, ms: number, fn: () => void): Scheduled 
   return clock.schedule ? clock.schedule(ms, fn) : new SleepScheduled(clock, ms, fn);
 }
 
-/**
- * The system clock's timers, grouped by duration. A deadline that a fast reply beats is made and
- * cancelled within microseconds on every hook call; a Node timer for each (made, linked into
- * Node's list for its duration, then unlinked, which tears that list down again when it was the
- * only one) cost about 0.45 µs a call, 0.13 µs of it when the list stays. Timers of one duration
- * fall due in the order they were made, so a group is a FIFO list with one Node timer armed for
- * its head; cancelling unlinks in O(1). A group left empty by cancellations keeps its Node timer,
- * unref'd so it never holds the process open, for the next timer of that duration; it is
- * dropped when that timer fires empty, or at once while too many groups sit empty (a clock used
- * with ever-changing durations keeps no trail of idle timers).
- */
-class TimerGroup {
-  head: SystemScheduled | undefined = undefined;
-  tail: SystemScheduled | undefined = undefined;
-  timer: ReturnType<typeof setTimeout> | undefined = undefined;
-  /** True while the group is in `groups` with no timers (its Node timer unref'd). */
-  idle = false;
-  /** The `setTimeout` that made `timer`: an idle timer made by a since-replaced one (fake timers) is not reused. */
-  armedBy: typeof setTimeout | undefined = undefined;
-  readonly ms: number;
-
-  constructor(ms: number) {
-    this.ms = ms;
-  }
-}
-
-/** Empty groups kept with their Node timer: the steady durations (deadlines, budgets) need a few. */
-const MAX_IDLE_GROUPS = 8;
-const groups = new Map<number, TimerGroup>();
-let idleGroups = 0;
-
-function armGroup(group: TimerGroup, now: number): void {
-  const head = group.head as SystemScheduled;
-  // A due head still waits for the next timer turn (as `setTimeout(fn, 0)` would): never a loop.
-  const left = Math.min(Math.max(1, head.due - now), MAX_TIMER_MS);
-  group.timer = setTimeout(fireGroup, left, group);
-  group.armedBy = setTimeout;
-}
-
-/** Takes an empty group out of use, its Node timer stopped. */
-function dropGroup(group: TimerGroup): void {
-  if (group.timer !== undefined) clearTimeout(group.timer);
-  group.timer = undefined;
-  if (group.idle) idleGroups--;
-  group.idle = false;
-  if (groups.get(group.ms) === group) groups.delete(group.ms);
-}
-
-/** Runs the group's timers that are due (only those present now), then re-arms or drops it. */
-function fireGroup(group: TimerGroup): void {
-  group.timer = undefined;
-  const now = performance.now();
-  const last = group.tail;
-  try {
-    for (let t = group.head; t !== undefined && t.due <= now; t = group.head) {
-      t.unlink();
-      t.fn();
-      if (t === last) break;
-    }
-  } finally {
-    if (group.head === undefined) dropGroup(group);
-    else if (group.timer === undefined) armGroup(group, performance.now());
-  }
-}
-
-/** One timer of the system clock: due at a monotonic time, linked into its duration's group. */
+/** The system clock's timer: re-armed in timer-sized steps, since Node timers overflow at 2^31 ms. */
 class SystemScheduled implements Scheduled {
-  readonly due: number;
-  readonly fn: () => void;
-  group: TimerGroup | undefined;
-  prev: SystemScheduled | undefined = undefined;
-  next: SystemScheduled | undefined = undefined;
+  readonly #due: number;
+  readonly #fn: () => void;
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(ms: number, fn: () => void) {
-    // NaN counts as 0; Infinity never fires (its group re-arms in timer-sized steps until cancelled).
-    const delay = Number.isNaN(ms) ? 0 : Math.max(0, ms);
-    const now = performance.now();
-    this.due = now + delay;
-    this.fn = fn;
-    let group = groups.get(delay);
-    if (group?.idle && group.armedBy !== setTimeout) {
-      dropGroup(group);
-      group = undefined;
-    }
-    if (group === undefined) groups.set(delay, (group = new TimerGroup(delay)));
-    this.group = group;
-    const tail = group.tail;
-    if (tail !== undefined) {
-      tail.next = this;
-      this.prev = tail;
-      group.tail = this;
-      return;
-    }
-    group.head = group.tail = this;
-    if (group.idle) {
-      // Back in use: its timer holds the process open again (it may fire early: it re-arms).
-      group.idle = false;
-      idleGroups--;
-      group.timer?.ref();
-    }
-    if (group.timer === undefined) armGroup(group, now);
+    // NaN counts as 0; Infinity never fires (it re-arms in timer-sized steps until cancelled).
+    this.#due = performance.now() + (Number.isNaN(ms) ? 0 : Math.max(0, ms));
+    this.#fn = fn;
+    if (ms > 0) this.#arm();
+    else this.#timer = setTimeout(fireScheduled, 0, this);
   }
 
   cancel(): void {
-    const group = this.group;
-    if (group === undefined) return;
-    this.unlink();
-    if (group.head !== undefined || group.timer === undefined) return;
-    // Now empty: its timer waits unref'd for the next one of this duration, unless too many idle.
-    group.idle = true;
-    idleGroups++;
-    if (idleGroups > MAX_IDLE_GROUPS) dropGroup(group);
-    else group.timer.unref();
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 
-  /** Leaves the group's list; a second call does nothing. */
-  unlink(): void {
-    const group = this.group;
-    if (group === undefined) return;
-    const { prev, next } = this;
-    if (prev === undefined) group.head = next;
-    else prev.next = next;
-    if (next === undefined) group.tail = prev;
-    else next.prev = prev;
-    this.prev = this.next = this.group = undefined;
+  /** Called by the timer: runs `fn` when due, otherwise waits for the rest. */
+  fire(): void {
+    this.#timer = undefined;
+    this.#arm();
   }
+
+  #arm(): void {
+    const left = this.#due - performance.now();
+    if (left <= 0) this.#fn();
+    else this.#timer = setTimeout(fireScheduled, Math.min(left, MAX_TIMER_MS), this);
+  }
+}
+
+function fireScheduled(scheduled: SystemScheduled): void {
+  scheduled.fire();
 }
 
 /** The real clock: `performance.now()` and timers. */

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { frameOf, interceptRequest } from '../engine-test-frames.js';
-import { MockSession } from '../shells/session.js';
+import { MockCore } from '../shells/mock-core.js';
 import { route, type ControlState } from './control-routes.js';
 import { ProcessRegistry } from './process-registry.js';
 import { frameToWire } from './wire.js';
 
 function state(): ControlState {
   return {
-    session: new MockSession({ rules: [{ behaviour: { kind: 'deny' } }], process: { banner: 'hi' } }),
+    core: new MockCore({ rules: [{ behaviour: { kind: 'deny' } }], process: { banner: 'hi' } }),
     registry: new ProcessRegistry(() => true),
     validate: (v) =>
       (v as { rules?: unknown } | null)?.rules
@@ -32,7 +32,7 @@ describe('control routes', () => {
       },
     });
     expect(s.registry.list()).toEqual([{ pid: 42, startedAt: 1000, alive: true }]);
-    expect(s.session.recordings()).toMatchObject([{ type: 'outbound', delivery: 0, connectionId: '42' }]);
+    expect(s.core.recordings()).toMatchObject([{ type: 'outbound', delivery: 0, connectionId: '42' }]);
   });
 
   it('steps a frame sent as JSON and answers the actions as JSON', () => {
@@ -42,7 +42,7 @@ describe('control routes', () => {
     expect(r.status).toBe(200);
     const actions = (r.body as { actions: Array<{ type: string }> }).actions;
     expect(actions.map((a) => a.type)).toEqual(['write', 'end']);
-    expect(s.session.deliveries()).toMatchObject([{ eventId: 'e', connectionId: '4242' }]);
+    expect(s.core.deliveries()).toMatchObject([{ eventId: 'e', connectionId: '4242' }]);
   });
 
   it('notes what a process reports it carried out, with its next step or its exit, on its own clock', () => {
@@ -59,7 +59,7 @@ describe('control routes', () => {
       at: { monotonic, wall: 2000 + monotonic },
     });
     const performedAt = () =>
-      s.session.recordings({ type: 'outbound' }).map((e) => (e.type === 'outbound' ? e.performedAt : null));
+      s.core.recordings({ type: 'outbound' }).map((e) => (e.type === 'outbound' ? e.performedAt : null));
     // The banner and the reply's write come with the next step; a malformed report is dropped.
     call(s, 'POST', '/step', {
       frame: frameToWire(frameOf(interceptRequest({ eventId: 'f' }))),
@@ -92,7 +92,7 @@ describe('control routes', () => {
     expect(call(s, 'POST', '/step', { frame: { bytes: 'x' } }).status).toBe(400);
     expect(call(s, 'POST', '/processes', { pid: 'x' }).status).toBe(400);
     expect(call(s, 'DELETE', '/scenario').status).toBe(404);
-    expect(call(s, 'GET', '/scenario/').body).toEqual(s.session.scenario);
+    expect(call(s, 'GET', '/scenario/').body).toEqual(s.core.scenario);
   });
 
   it('replaces the scenario keeping the engine state with keepState=true, and names a bad value', () => {
@@ -103,7 +103,7 @@ describe('control routes', () => {
     call(s, 'POST', '/step', { frame });
     expect(call(s, 'PUT', '/scenario?keepState=true', once).status).toBe(200);
     call(s, 'POST', '/step', { frame });
-    expect(s.session.deliveries().map((r) => [r.rule, r.attempt])).toEqual([
+    expect(s.core.deliveries().map((r) => [r.rule, r.attempt])).toEqual([
       [0, 1],
       [1, 2],
     ]);
@@ -116,8 +116,8 @@ describe('control routes', () => {
   it('filters recordings by query and resets everything', () => {
     const s = state();
     call(s, 'POST', '/processes', { pid: 42, at });
-    s.session.step(frameOf(interceptRequest({ eventId: 'a' })));
-    s.session.step(frameOf(interceptRequest({ eventId: 'b' }), 'http'));
+    s.core.step(frameOf(interceptRequest({ eventId: 'a' })));
+    s.core.step(frameOf(interceptRequest({ eventId: 'b' }), 'http'));
     const doc = call(s, 'GET', '/recordings?transport=http&type=inbound').body as {
       format: string;
       entries: unknown[];
@@ -126,7 +126,7 @@ describe('control routes', () => {
     expect(doc.entries).toMatchObject([{ eventId: 'b', delivery: 2 }]);
     expect((call(s, 'GET', '/recordings?delivery=1').body as { entries: unknown[] }).entries).toHaveLength(3);
     call(s, 'POST', '/reset');
-    expect(s.session.recordings()).toEqual([]);
+    expect(s.core.recordings()).toEqual([]);
     expect(s.registry.list()).toEqual([]);
   });
 });

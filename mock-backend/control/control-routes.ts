@@ -18,7 +18,7 @@
 import { isJsonObject, type JsonValue } from '../../protocol/json.js';
 import type { KillSignal, RecordEntry, Scenario, Transport } from '../model.js';
 import { recordingDocument } from '../recording.js';
-import type { MockSession, RecordFilter } from '../shells/session.js';
+import type { MockCore, RecordFilter } from '../shells/mock-core.js';
 import type { ProcessRegistry } from './process-registry.js';
 import { actionsToWire, frameFromWire, performedFromWire } from './wire.js';
 
@@ -35,7 +35,7 @@ export interface RouteResult {
 
 /** Everything the routes act on. */
 export interface ControlState {
-  session: MockSession;
+  core: MockCore;
   registry: ProcessRegistry;
   validate: ScenarioValidator;
 }
@@ -50,14 +50,14 @@ export function route(
   url: URL,
   body: JsonValue | undefined,
 ): RouteResult {
-  const { session, registry } = state;
+  const { core, registry } = state;
   const path = url.pathname.replace(/\/+$/, '') || '/';
   const key = `${method} ${path}`;
   switch (key) {
     case 'GET /':
       return ok({ service: 'ahp-mock-control', version: 1 });
     case 'GET /scenario':
-      return ok(session.scenario);
+      return ok(core.scenario);
     case 'PUT /scenario': {
       const keep = url.searchParams.get('keepState');
       if (keep !== null && keep !== 'true' && keep !== 'false') {
@@ -65,15 +65,15 @@ export function route(
       }
       const parsed = state.validate(body);
       if (!parsed.ok) return fail(400, parsed.message);
-      session.setScenario(parsed.scenario, { keepState: keep === 'true' });
+      core.setScenario(parsed.scenario, { keepState: keep === 'true' });
       return ok();
     }
     case 'GET /recordings':
-      return ok(recordingDocument(session.recordings(filterOf(url.searchParams))));
+      return ok(recordingDocument(core.recordings(filterOf(url.searchParams))));
     case 'GET /processes':
       return ok({ processes: registry.list() });
     case 'POST /reset':
-      session.reset();
+      core.reset();
       registry.reset();
       return ok();
     case 'POST /processes': {
@@ -83,10 +83,10 @@ export function route(
       const pid = body.pid as number;
       const at = { monotonic: Number(body.at.monotonic), wall: Number(body.at.wall) };
       registry.started(pid, at.wall);
-      const epoch = session.epoch;
-      const result = session.start({ transport: 'stdio', connectionId: String(pid), at });
+      const epoch = core.epoch;
+      const result = core.start({ transport: 'stdio', connectionId: String(pid), at });
       return ok({
-        settings: session.scenario.process ?? {},
+        settings: core.scenario.process ?? {},
         actions: actionsToWire(result.actions),
         epoch,
       });
@@ -94,9 +94,9 @@ export function route(
     case 'POST /step': {
       const frame = isJsonObject(body) ? frameFromWire(body.frame) : undefined;
       if (!frame) return fail(400, 'expected {"frame": {bytes, transport, connectionId, at}}');
-      notePerformed(session, (body as { performed?: unknown }).performed);
-      const epoch = session.epoch;
-      const { actions, delivery } = session.step(frame);
+      notePerformed(core, (body as { performed?: unknown }).performed);
+      const epoch = core.epoch;
+      const { actions, delivery } = core.step(frame);
       return ok({ actions: actionsToWire(actions), delivery, epoch });
     }
   }
@@ -105,16 +105,16 @@ export function route(
     const report = isJsonObject(body) ? body : {};
     const code = typeof report.code === 'number' ? report.code : null;
     const signal = typeof report.signal === 'string' ? (report.signal as KillSignal) : null;
-    notePerformed(session, report.performed);
-    registry.exited(Number(exit[1]), { code, signal }, session.clock.wallNow());
+    notePerformed(core, report.performed);
+    registry.exited(Number(exit[1]), { code, signal }, core.clock.wallNow());
     return ok();
   }
   return fail(404, `no control route ${key}; see the routes listed in mock-backend/README.md`);
 }
 
-function notePerformed(session: MockSession, value: unknown): void {
+function notePerformed(core: MockCore, value: unknown): void {
   for (const p of performedFromWire(value)) {
-    session.performed(p.delivery, p.epoch, p.connectionId, p.index, 1, p.at.monotonic, p.at.wall);
+    core.performed(p.delivery, p.epoch, p.connectionId, p.index, 1, p.at.monotonic, p.at.wall);
   }
 }
 

@@ -1,12 +1,12 @@
 /**
  * The control server: the routes of control-routes.ts over node:http on loopback, JSON in and out.
- * It owns the session that stdio mock processes step their frames on, so a `sequence` counts
+ * It owns the core that stdio mock processes step their frames on, so a `sequence` counts
  * attempts across per_event processes exactly as it does across HTTP requests.
  */
 import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
 import type { JsonValue } from '../../protocol/json.js';
-import type { MockSession } from '../shells/session.js';
+import type { MockCore } from '../shells/mock-core.js';
 import { route, type ControlState, type RouteResult, type ScenarioValidator } from './control-routes.js';
 import type { ProcessRegistry } from './process-registry.js';
 import { listenOnLoopback } from '../shells/listen-loopback.js';
@@ -31,13 +31,13 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
-/** Starts the control API over `session` and `registry`. */
+/** Starts the control API over `core` and `registry`. */
 export async function startControlServer(
-  session: MockSession,
+  core: MockCore,
   registry: ProcessRegistry,
   options: ControlServerOptions,
 ): Promise<ControlServer> {
-  const state: ControlState = { session, registry, validate: options.validate };
+  const state: ControlState = { core, registry, validate: options.validate };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -6,11 +6,11 @@ import type { Clock } from '../../protocol/clock.js';
 import type { JsonObject } from '../../protocol/json.js';
 import type { InboundRecord, RecordEntry, Scenario } from '../model.js';
 import {
-  MockSession,
+  MockCore,
   type RecordFilter,
   type SetScenarioOptions,
   type WaitOptions,
-} from '../shells/session.js';
+} from '../shells/mock-core.js';
 import { startControlServer } from './control-server.js';
 import { ProcessRegistry, type ProcessInfo } from './process-registry.js';
 import { registrationDocument, type RegistrationOptions } from './registration-for.js';
@@ -41,7 +41,7 @@ export interface MockControlOptions {
 export interface MockControl {
   /** The control API, e.g. `http://127.0.0.1:4567/`. */
   readonly url: string;
-  readonly session: MockSession;
+  readonly core: MockCore;
   /** The command line of a stdio mock process that steps its frames on this control server. */
   stdioCommand(options?: { lifecycle?: Lifecycle }): StdioCommand & { lifecycle: Lifecycle };
   /** A registration document whose one backend is the stdio mock. */
@@ -52,7 +52,7 @@ export interface MockControl {
   /** The stdio mock processes of the run, with exit code or signal once reported. */
   processes(): ProcessInfo[];
   pids(): number[];
-  /** Replaces the scenario (`keepState`: the engine state goes on, see MockSession.setScenario). */
+  /** Replaces the scenario (`keepState`: the engine state goes on, see MockCore.setScenario). */
   setScenario(scenario: Scenario, options?: SetScenarioOptions): void;
   /** Forgets recordings, engine state and the process list. */
   reset(): void;
@@ -61,12 +61,9 @@ export interface MockControl {
 
 /** Starts a control server on loopback. */
 export async function startMockControl(options: MockControlOptions): Promise<MockControl> {
-  const session = new MockSession(
-    checkedScenario(options.scenario),
-    options.clock ? { clock: options.clock } : {},
-  );
+  const core = new MockCore(checkedScenario(options.scenario), options.clock ? { clock: options.clock } : {});
   const registry = new ProcessRegistry();
-  const server = await startControlServer(session, registry, {
+  const server = await startControlServer(core, registry, {
     validate: controlScenarioValidator,
     ...(options.port !== undefined ? { port: options.port } : {}),
     ...(options.host !== undefined ? { host: options.host } : {}),
@@ -85,20 +82,20 @@ export async function startMockControl(options: MockControlOptions): Promise<Moc
   });
   return {
     url: server.url,
-    session,
+    core,
     stdioCommand,
     registrationFor(o = {}) {
       const { command, args, lifecycle } = stdioCommand(o);
       return registrationDocument({ type: 'stdio', command, args, lifecycle }, o);
     },
-    recordings: (filter) => session.recordings(filter),
-    deliveries: () => session.deliveries(),
-    waitForDelivery: (predicate, o) => session.waitForDelivery(predicate, o),
+    recordings: (filter) => core.recordings(filter),
+    deliveries: () => core.deliveries(),
+    waitForDelivery: (predicate, o) => core.waitForDelivery(predicate, o),
     processes: () => registry.list(),
     pids: () => registry.pids(),
-    setScenario: (scenario, o) => session.setScenario(checkedScenario(scenario), o),
+    setScenario: (scenario, o) => core.setScenario(checkedScenario(scenario), o),
     reset() {
-      session.reset();
+      core.reset();
       registry.reset();
     },
     close: () => server.close(),

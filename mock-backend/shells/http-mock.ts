@@ -1,6 +1,6 @@
 /**
  * The library's HTTP mock: the HTTP shell plus, by default, a control server over the same
- * session (what the CLI announces as `controlUrl`).
+ * mock core (what the CLI announces as `controlUrl`).
  */
 import type { Clock } from '../../protocol/clock.js';
 import type { JsonObject } from '../../protocol/json.js';
@@ -10,7 +10,7 @@ import { registrationDocument, type RegistrationOptions } from '../control/regis
 import { checkedScenario, controlScenarioValidator } from '../control/scenario-check.js';
 import type { InboundRecord, RecordEntry, Scenario } from '../model.js';
 import { startHttpShell } from './http-shell.js';
-import { MockSession, type RecordFilter, type SetScenarioOptions, type WaitOptions } from './session.js';
+import { MockCore, type RecordFilter, type SetScenarioOptions, type WaitOptions } from './mock-core.js';
 
 /** Options of `startHttpMock`. */
 export interface HttpMockOptions {
@@ -19,7 +19,7 @@ export interface HttpMockOptions {
   port?: number;
   host?: string;
   clock?: Clock;
-  /** A control server over the same session: `true`/omitted on port 0, `{port}`, or `false` for none. */
+  /** A control server over the same core: `true`/omitted on port 0, `{port}`, or `false` for none. */
   control?: boolean | { port?: number };
   log?: (text: string) => void;
 }
@@ -28,13 +28,13 @@ export interface HttpMockOptions {
 export interface HttpMock {
   /** The URL to register, e.g. `http://127.0.0.1:4567/`. */
   readonly url: string;
-  /** The control API over the same session, unless disabled. */
+  /** The control API over the same core, unless disabled. */
   readonly controlUrl: string | undefined;
-  readonly session: MockSession;
+  readonly core: MockCore;
   recordings(filter?: RecordFilter): RecordEntry[];
   deliveries(): InboundRecord[];
   waitForDelivery(predicate: (r: InboundRecord) => boolean, options: WaitOptions): Promise<InboundRecord>;
-  /** Replaces the scenario (`keepState`: the engine state goes on, see MockSession.setScenario). */
+  /** Replaces the scenario (`keepState`: the engine state goes on, see MockCore.setScenario). */
   setScenario(scenario: Scenario, options?: SetScenarioOptions): void;
   /** Forgets recordings and engine state. */
   reset(): void;
@@ -46,11 +46,8 @@ export interface HttpMock {
 
 /** Starts an HTTP mock on loopback. */
 export async function startHttpMock(options: HttpMockOptions): Promise<HttpMock> {
-  const session = new MockSession(
-    checkedScenario(options.scenario),
-    options.clock ? { clock: options.clock } : {},
-  );
-  const shell = await startHttpShell(session, {
+  const core = new MockCore(checkedScenario(options.scenario), options.clock ? { clock: options.clock } : {});
+  const shell = await startHttpShell(core, {
     ...(options.port !== undefined ? { port: options.port } : {}),
     ...(options.host !== undefined ? { host: options.host } : {}),
     ...(options.log ? { log: options.log } : {}),
@@ -59,7 +56,7 @@ export async function startHttpMock(options: HttpMockOptions): Promise<HttpMock>
   if (options.control !== false) {
     const port = typeof options.control === 'object' ? options.control.port : undefined;
     try {
-      control = await startControlServer(session, new ProcessRegistry(), {
+      control = await startControlServer(core, new ProcessRegistry(), {
         validate: controlScenarioValidator,
         ...(port !== undefined ? { port } : {}),
       });
@@ -71,12 +68,12 @@ export async function startHttpMock(options: HttpMockOptions): Promise<HttpMock>
   return {
     url: shell.url,
     controlUrl: control?.url,
-    session,
-    recordings: (filter) => session.recordings(filter),
-    deliveries: () => session.deliveries(),
-    waitForDelivery: (predicate, o) => session.waitForDelivery(predicate, o),
-    setScenario: (scenario, o) => session.setScenario(checkedScenario(scenario), o),
-    reset: () => session.reset(),
+    core,
+    recordings: (filter) => core.recordings(filter),
+    deliveries: () => core.deliveries(),
+    waitForDelivery: (predicate, o) => core.waitForDelivery(predicate, o),
+    setScenario: (scenario, o) => core.setScenario(checkedScenario(scenario), o),
+    reset: () => core.reset(),
     registrationFor(o = {}) {
       const auth = o.bearerTokenEnv ? { type: 'bearer', tokenEnv: o.bearerTokenEnv } : undefined;
       return registrationDocument({ type: 'http', url: shell.url }, o, auth);

@@ -5,7 +5,7 @@ import { interceptRequest } from '../engine-test-frames.js';
 import type { Action, Scenario } from '../model.js';
 import { immediateBody } from './http-responder.js';
 import { startHttpShell, type HttpShell } from './http-shell.js';
-import { MockSession } from './session.js';
+import { MockCore } from './mock-core.js';
 import { rawRequest } from './test-support/raw-http.js';
 
 const body = (eventId: string) => JSON.stringify(interceptRequest({ eventId }));
@@ -13,9 +13,9 @@ const bytes = (n: number, fill = 0) => new Uint8Array(n).fill(fill);
 let shell: HttpShell | undefined;
 
 async function start(scenario: Scenario) {
-  const session = new MockSession(scenario);
-  shell = await startHttpShell(session);
-  return { session, url: shell.url };
+  const core = new MockCore(scenario);
+  shell = await startHttpShell(core);
+  return { core, url: shell.url };
 }
 
 afterEach(async () => {
@@ -45,7 +45,7 @@ describe('immediateBody', () => {
 
 describe('HTTP shell', () => {
   it('listens on a loopback port of its own and answers one POST body per engine step', async () => {
-    const { session, url } = await start({ rules: [] });
+    const { core, url } = await start({ rules: [] });
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     const res = await rawRequest(url, { body: body('a') });
     expect(res.status).toBe(200);
@@ -54,7 +54,7 @@ describe('HTTP shell', () => {
     expect(res.body.toString()).toBe(
       '{"jsonrpc":"2.0","id":"a","result":{"protocolVersion":"draft","effects":[]}}',
     );
-    const [record] = session.deliveries();
+    const [record] = core.deliveries();
     expect(record?.http).toMatchObject({
       method: 'POST',
       path: '/',
@@ -64,7 +64,7 @@ describe('HTTP shell', () => {
   });
 
   it('records when it carried out each action: an immediate reply at once, a delayed one no earlier than planned', async () => {
-    const { session, url } = await start({
+    const { core, url } = await start({
       rules: [
         { match: { toolName: 'Slow' }, behaviour: { kind: 'delay', ms: 20, then: { kind: 'respond' } } },
       ],
@@ -74,7 +74,7 @@ describe('HTTP shell', () => {
       await rawRequest(url, { body: request });
       // The shell runs in this process, on the same clock: the reply was in before this line.
       const received = performance.now();
-      const [inbound, ...outbound] = session.recordings({ delivery: session.deliveries().length });
+      const [inbound, ...outbound] = core.recordings({ delivery: core.deliveries().length });
       const arrival = inbound?.type === 'inbound' ? inbound.at.monotonic : NaN;
       const planned = request === slow ? 20 : 0;
       expect(outbound.map((e) => (e.type === 'outbound' ? e.action.type : e.type))).toEqual([
@@ -91,7 +91,7 @@ describe('HTTP shell', () => {
   });
 
   it('keeps a keep-alive connection usable across requests and names it once', async () => {
-    const { session, url } = await start({ rules: [] });
+    const { core, url } = await start({ rules: [] });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const post = (eventId: string) =>
       new Promise<string>((resolve, reject) => {
@@ -110,21 +110,21 @@ describe('HTTP shell', () => {
     await post('a');
     await post('b');
     agent.destroy();
-    expect(session.deliveries().map((r) => r.connectionId)).toEqual(['c1', 'c1']);
+    expect(core.deliveries().map((r) => r.connectionId)).toEqual(['c1', 'c1']);
   });
 
   it('records bodies that are not JSON, answers them as unparseable and keeps serving', async () => {
-    const { session, url } = await start({ rules: [] });
+    const { core, url } = await start({ rules: [] });
     const res = await rawRequest(url, { body: Buffer.from([0xff, 0xfe, 0x0a]) });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body.toString())).toMatchObject({ id: null, error: { code: -32700 } });
-    expect(session.recordings({ type: 'violation' })).toHaveLength(1);
+    expect(core.recordings({ type: 'violation' })).toHaveLength(1);
     const after = await rawRequest(url, { body: body('still-up') });
     expect(after.status).toBe(200);
   });
 
   it('records a body that arrives in several chunks with its exact bytes (a character split across two)', async () => {
-    const { session, url } = await start({ rules: [] });
+    const { core, url } = await start({ rules: [] });
     const text = JSON.stringify(interceptRequest({ eventId: 'é-split' }));
     const whole = Buffer.from(text);
     const cut = whole.indexOf(0xc3) + 1; // inside the two bytes of 'é'
@@ -147,23 +147,23 @@ describe('HTTP shell', () => {
       }, 20);
     });
     expect(JSON.parse(await reply)).toMatchObject({ id: 'é-split', result: { effects: [] } });
-    expect(session.deliveries()[0]?.bytes).toEqual({ text });
+    expect(core.deliveries()[0]?.bytes).toEqual({ text });
   });
 
   it('records a body past the size cap as frame-too-large, answers it as unparseable and keeps serving', async () => {
-    const { session, url } = await start({ rules: [] });
+    const { core, url } = await start({ rules: [] });
     const res = await rawRequest(url, { body: Buffer.alloc(DEFAULT_MAX_FRAME_BYTES + 1, 0x20) });
     expect(JSON.parse(res.body.toString())).toMatchObject({ id: null, error: { code: -32700 } });
-    const violations = session.recordings({ type: 'violation' });
+    const violations = core.recordings({ type: 'violation' });
     expect(violations.map((v) => v.type === 'violation' && v.code)).toEqual(['frame-too-large']);
-    expect(session.deliveries()[0]?.bytes).toEqual({ text: '' });
+    expect(core.deliveries()[0]?.bytes).toEqual({ text: '' });
     expect((await rawRequest(url, { body: body('still-up') })).status).toBe(200);
   });
 
   it('close() ends hanging exchanges and is safe to repeat', async () => {
-    const { session, url } = await start({ rules: [{ behaviour: { kind: 'hang' } }] });
+    const { core, url } = await start({ rules: [{ behaviour: { kind: 'hang' } }] });
     const hanging = rawRequest(url, { body: body('h') });
-    await session.waitForDelivery(() => true, { timeoutMs: 5000 });
+    await core.waitForDelivery(() => true, { timeoutMs: 5000 });
     await shell?.close();
     await shell?.close();
     const res = await hanging;

@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import { DEFAULT_MAX_FRAME_BYTES } from '../../protocol/ndjson.js';
 import type { HttpMeta, InboundFrame } from '../model.js';
 import { respond, respondAtOnce } from './http-responder.js';
-import type { MockSession } from './session.js';
+import type { MockCore } from './mock-core.js';
 import { listenOnLoopback } from './listen-loopback.js';
 
 /** Options of the HTTP shell. */
@@ -29,11 +29,8 @@ export interface HttpShell {
   close(): Promise<void>;
 }
 
-/** Starts the HTTP shell over `session`. */
-export async function startHttpShell(
-  session: MockSession,
-  options: HttpShellOptions = {},
-): Promise<HttpShell> {
+/** Starts the HTTP shell over `core`. */
+export async function startHttpShell(core: MockCore, options: HttpShellOptions = {}): Promise<HttpShell> {
   const connections = new WeakMap<Socket, string>();
   let nextConnection = 0;
   const server: Server = createServer();
@@ -63,7 +60,7 @@ export async function startHttpShell(
     });
     req.on('error', ignore);
     req.on('end', () => {
-      const at = session.now();
+      const at = core.now();
       const frame: InboundFrame = {
         bytes: more !== undefined ? Buffer.concat(more, size) : (first ?? NO_BYTES),
         transport: 'http',
@@ -72,15 +69,15 @@ export async function startHttpShell(
         http: httpMeta(req),
       };
       if (size > DEFAULT_MAX_FRAME_BYTES) frame.fault = 'too-large';
-      const { actions, delivery } = session.step(frame);
-      const performed = session.performedFor(delivery, frame.connectionId);
+      const { actions, delivery } = core.step(frame);
+      const performed = core.performedFor(delivery, frame.connectionId);
       // A reply due on arrival (nearly every exchange) is sent here and now; others are scheduled.
-      const startedAt = session.clock.now();
+      const startedAt = core.clock.now();
       const outcome = respondAtOnce(res, actions, log);
       if (outcome === 'done') performed(0, startedAt, actions.length);
       else if (outcome === undefined) {
         void respond(res, actions, {
-          clock: session.clock,
+          clock: core.clock,
           arrival: at.monotonic,
           performed,
           ...(log ? { log } : {}),

@@ -1,10 +1,10 @@
 /**
- * A stdio mock deciding in-process: its own session (per-process engine state), for a mock run
+ * A stdio mock deciding in-process: its own core (per-process engine state), for a mock run
  * without a control server, or with a control server it hosts itself.
  */
 import type { InboundFrame } from '../model.js';
 import type { ExitReport, LinkStep, StdioLink } from './stdio-shell.js';
-import type { MockSession } from './session.js';
+import type { MockCore } from './mock-core.js';
 
 /** Hooks for whoever keeps the process list (a control server hosted by the same process). */
 export interface ProcessEvents {
@@ -12,26 +12,26 @@ export interface ProcessEvents {
   exited(pid: number, report: ExitReport): void;
 }
 
-/** A link that steps frames on `session` in this process. */
-export function localLink(session: MockSession, events?: ProcessEvents): StdioLink {
+/** A link that steps frames on `core` in this process. */
+export function localLink(core: MockCore, events?: ProcessEvents): StdioLink {
   let pid = 0;
   return {
     start(context) {
       pid = context.pid;
       events?.started(pid);
       const connectionId = String(pid);
-      const result = session.start({ transport: 'stdio', connectionId, at: context.at });
+      const result = core.start({ transport: 'stdio', connectionId, at: context.at });
       return Promise.resolve({
-        settings: session.scenario.process ?? {},
+        settings: core.scenario.process ?? {},
         actions: result.actions,
-        performed: session.performedFor(0, connectionId),
+        performed: core.performedFor(0, connectionId),
       });
     },
     step(frame) {
-      return Promise.resolve(stepOn(session, frame));
+      return Promise.resolve(stepOn(core, frame));
     },
     stepNow(frame) {
-      return stepOn(session, frame);
+      return stepOn(core, frame);
     },
     exited(report) {
       events?.exited(pid, report);
@@ -40,8 +40,8 @@ export function localLink(session: MockSession, events?: ProcessEvents): StdioLi
   };
 }
 
-/** A frame stepped on `session`, with what the shell needs to note its actions as carried out. */
-function stepOn(session: MockSession, frame: InboundFrame): LinkStep {
-  const { actions, delivery } = session.step(frame);
-  return { actions, performed: session.performedFor(delivery, frame.connectionId) };
+/** A frame stepped on `core`, with what the shell needs to note its actions as carried out. */
+function stepOn(core: MockCore, frame: InboundFrame): LinkStep {
+  const { actions, delivery } = core.step(frame);
+  return { actions, performed: core.performedFor(delivery, frame.connectionId) };
 }

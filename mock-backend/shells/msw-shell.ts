@@ -7,7 +7,7 @@ import { http, type HttpHandler, type Path } from 'msw';
 import { DEFAULT_MAX_FRAME_BYTES } from '../../protocol/ndjson.js';
 import type { Action, HttpMeta, InboundFrame } from '../model.js';
 import { runActions, type RunOptions } from './scheduler.js';
-import type { MockSession } from './session.js';
+import type { MockCore } from './mock-core.js';
 
 /** Options of the msw handlers. */
 export interface MswHandlerOptions {
@@ -16,17 +16,17 @@ export interface MswHandlerOptions {
   log?: (text: string) => void;
 }
 
-/** Something that carries a session: a MockSession itself, or a started mock. */
-export type SessionSource = MockSession | { session: MockSession };
+/** Something that carries a core: a MockCore itself, or a started mock. */
+export type MockCoreSource = MockCore | { core: MockCore };
 
 /** msw handlers serving `mock`'s scenario at `options.url` (every method: the engine judges it). */
-export function mswHandlers(mock: SessionSource, options: MswHandlerOptions): HttpHandler[] {
-  const session = 'session' in mock ? mock.session : mock;
+export function mswHandlers(mock: MockCoreSource, options: MswHandlerOptions): HttpHandler[] {
+  const core = 'core' in mock ? mock.core : mock;
   let requests = 0;
   return [
     http.all(options.url, async ({ request }) => {
       const body = new Uint8Array(await request.arrayBuffer());
-      const at = session.now();
+      const at = core.now();
       // The same cap as the HTTP shell, so a body means the same on both.
       const tooLarge = body.length > DEFAULT_MAX_FRAME_BYTES;
       const frame: InboundFrame = {
@@ -38,11 +38,11 @@ export function mswHandlers(mock: SessionSource, options: MswHandlerOptions): Ht
         http: httpMeta(request),
       };
       if (tooLarge) frame.fault = 'too-large';
-      const { actions, delivery } = session.step(frame);
+      const { actions, delivery } = core.step(frame);
       return streamedResponse(actions, {
-        clock: session.clock,
+        clock: core.clock,
         arrival: at.monotonic,
-        performed: session.performedFor(delivery, frame.connectionId),
+        performed: core.performedFor(delivery, frame.connectionId),
         signal: request.signal,
         ...(options.log ? { log: options.log } : {}),
       });

@@ -7,10 +7,9 @@
 import { systemClock, type Clock } from '../../protocol/clock.js';
 
 /**
- * How long before a deadline the timer hands over to turn-by-turn yielding. A timer that wakes an
- * idle process is often 1-2 ms late on this project's 2-core VM: measured inside a process over
- * 300 sleeps of 20 ms, the reply went out 0.8-1.2 ms late at p99 with a 2 ms lead, 0.25-0.75 ms
- * with 3, 0.2-0.37 ms with 5 and no better with 8. The price is up to this much CPU per sleep.
+ * How long before a deadline the timer hands over to turn-by-turn yielding: longer than a timer
+ * that wakes an idle process is usually late, since the yielding can only end a sleep on time if
+ * it starts before the deadline. The price is up to this much CPU per sleep.
  */
 export const PRECISE_LEAD_MS = 5;
 

@@ -59,8 +59,8 @@ export async function runActions(actions: readonly Action[], options: RunOptions
     } catch {
       return 'stopped';
     }
-    // When it began, not when the call returned: the call's own time is the OS's (a pipe write that
-    // wakes the reader took ~0.1 ms at the median on this project's VM), like the transport's.
+    // When it began, not when the call returned: the call's own time (a pipe write that wakes the
+    // reader) is the OS's, like the transport's.
     performed?.(index, now);
   }
   return hung ? 'hung' : 'done';

@@ -42,16 +42,16 @@ async function localSource(
   source: Extract<StdioMockSource, { kind: 'scenario' }>,
   clock: Clock,
 ): Promise<{ ok: true; link: StdioLink; controlUrl?: string } | { ok: false; message: string }> {
-  const [{ loadScenario }, { MockSession }, { localLink }] = await Promise.all([
+  const [{ loadScenario }, { MockCore }, { localLink }] = await Promise.all([
     import('../scenario.js'),
-    import('./session.js'),
+    import('./mock-core.js'),
     import('./local-link.js'),
   ]);
   const cwd = source.cwd ?? '.';
   const loaded = await loadScenario(source.ref, (p) => readFile(resolve(cwd, p), 'utf8'));
   if (!loaded.ok) return { ok: false, message: loaded.error.message };
-  const session = new MockSession(loaded.scenario, { clock });
-  if (source.controlPort === undefined) return { ok: true, link: localLink(session) };
+  const core = new MockCore(loaded.scenario, { clock });
+  if (source.controlPort === undefined) return { ok: true, link: localLink(core) };
 
   const [{ startControlServer }, { ProcessRegistry }, { controlScenarioValidator }] = await Promise.all([
     import('../control/control-server.js'),
@@ -61,7 +61,7 @@ async function localSource(
   const registry = new ProcessRegistry();
   let server;
   try {
-    server = await startControlServer(session, registry, {
+    server = await startControlServer(core, registry, {
       port: source.controlPort,
       validate: controlScenarioValidator,
     });
@@ -71,7 +71,7 @@ async function localSource(
       message: `the control port ${source.controlPort} cannot be used (${(e as Error).message}); choose another --control-port or 0.`,
     };
   }
-  const link = localLink(session, {
+  const link = localLink(core, {
     started: (pid) => registry.started(pid, clock.wallNow()),
     exited: (pid, report) => registry.exited(pid, report, clock.wallNow()),
   });

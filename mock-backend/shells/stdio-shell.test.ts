@@ -5,7 +5,7 @@ import { DEFAULT_MAX_FRAME_BYTES } from '../../protocol/ndjson.js';
 import { interceptRequest } from '../engine-test-frames.js';
 import type { KillSignal, Scenario } from '../model.js';
 import { localLink } from './local-link.js';
-import { MockSession } from './session.js';
+import { MockCore } from './mock-core.js';
 import { runStdioMock, EXIT_NO_SCENARIO, type StdioLink } from './stdio-shell.js';
 
 const line = (eventId: string) => `${JSON.stringify(interceptRequest({ eventId }))}\n`;
@@ -67,10 +67,10 @@ function fakeProcess(pid = 4242) {
 }
 
 async function startMock(scenario: Scenario, clock = new ManualClock(0)) {
-  const session = new MockSession(scenario, { clock });
+  const core = new MockCore(scenario, { clock });
   const proc = fakeProcess();
-  await runStdioMock(proc.host, localLink(session), { clock });
-  return { ...proc, session, clock };
+  await runStdioMock(proc.host, localLink(core), { clock });
+  return { ...proc, core, clock };
 }
 
 /** Resolves true when `promise` settled before the event loop went idle a few turns. */
@@ -86,7 +86,7 @@ describe('stdio shell: persistent', () => {
     const m = await startMock({ rules: [] });
     m.host.stdin.write(line('a') + line('b'));
     await m.out.until(() => m.out.text() === empty('a') + empty('b'));
-    const inbound = m.session.deliveries();
+    const inbound = m.core.deliveries();
     expect(inbound.map((r) => [r.eventId, r.delivery, r.connectionId, r.transport])).toEqual([
       ['a', 1, '4242', 'stdio'],
       ['b', 2, '4242', 'stdio'],
@@ -110,7 +110,7 @@ describe('stdio shell: persistent', () => {
     await m.clock.advance(1);
     await m.out.until(() => m.out.text() === empty('fast') + empty('slow'));
     // The recording says when each reply went out: the slow one (delivery 1) 50 ms after its frame arrived.
-    const written = m.session
+    const written = m.core
       .recordings({ type: 'outbound' })
       .flatMap((e) => (e.type === 'outbound' && e.action.type === 'write' ? [e.performedAt?.monotonic] : []));
     expect(written).toEqual([50, 0]);
@@ -121,10 +121,10 @@ describe('stdio shell: persistent', () => {
     m.host.stdin.write(Buffer.from([0x7b, 0xff, 0x7d, 0x0a]));
     await m.out.until(() => m.out.text().endsWith('\n'));
     expect(JSON.parse(m.out.text())).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
-    expect(m.session.recordings({ type: 'violation' }).map((v) => v.type === 'violation' && v.code)).toEqual([
+    expect(m.core.recordings({ type: 'violation' }).map((v) => v.type === 'violation' && v.code)).toEqual([
       'invalid-utf8',
     ]);
-    expect(m.session.deliveries()[0]?.bytes).toEqual({
+    expect(m.core.deliveries()[0]?.bytes).toEqual({
       base64: Buffer.from([0x7b, 0xff, 0x7d]).toString('base64'),
     });
   });
@@ -134,11 +134,11 @@ describe('stdio shell: persistent', () => {
     m.host.stdin.end(line('a') + line('b').trimEnd());
     expect(await m.ended).toEqual({ code: 0 });
     expect(m.out.text()).toBe(empty('a') + empty('b'));
-    const violations = m.session.recordings({ type: 'violation' });
+    const violations = m.core.recordings({ type: 'violation' });
     expect(violations.map((v) => v.type === 'violation' && [v.delivery, v.code])).toEqual([
       [2, 'unterminated-frame'],
     ]);
-    expect(m.session.deliveries()[1]).toMatchObject({ kind: 'request', eventId: 'b' });
+    expect(m.core.deliveries()[1]).toMatchObject({ kind: 'request', eventId: 'b' });
   });
 
   it('records a line past the size cap as frame-too-large (not as an empty frame) and keeps serving', async () => {
@@ -148,11 +148,11 @@ describe('stdio shell: persistent', () => {
     const [first, second] = m.out.text().split('\n');
     expect(JSON.parse(first ?? '')).toMatchObject({ id: null, error: { code: -32700 } });
     expect(`${second}\n`).toBe(empty('after'));
-    const violations = m.session.recordings({ type: 'violation' });
+    const violations = m.core.recordings({ type: 'violation' });
     expect(violations.map((v) => v.type === 'violation' && [v.delivery, v.code])).toEqual([
       [1, 'frame-too-large'],
     ]);
-    expect(m.session.deliveries()[0]).toMatchObject({ kind: 'unparseable', bytes: { text: '' } });
+    expect(m.core.deliveries()[0]).toMatchObject({ kind: 'unparseable', bytes: { text: '' } });
   });
 
   it('closes stdout on a reset and stays alive; later replies are dropped', async () => {
@@ -160,7 +160,7 @@ describe('stdio shell: persistent', () => {
     m.host.stdin.write(line('a'));
     await m.out.until(() => m.out.ended());
     m.host.stdin.write(line('b'));
-    await m.session.waitForDelivery((r) => r.eventId === 'b', { timeoutMs: 1000 });
+    await m.core.waitForDelivery((r) => r.eventId === 'b', { timeoutMs: 1000 });
     expect(await settledSoon(m.ended)).toBe(false);
     expect(m.out.text()).toBe('');
   });
@@ -168,8 +168,8 @@ describe('stdio shell: persistent', () => {
 
 describe('stdio shell: asynchronous links', () => {
   it('steps frames one at a time in arrival order even when the link answers out of order', async () => {
-    const session = new MockSession({ rules: [] });
-    const local = localLink(session);
+    const core = new MockCore({ rules: [] });
+    const local = localLink(core);
     const release: Array<() => void> = [];
     const stepped: string[] = [];
     const link: StdioLink = {
@@ -180,7 +180,7 @@ describe('stdio shell: asynchronous links', () => {
         new Promise((resolve) => {
           const run = () => {
             stepped.push(Buffer.from(frame.bytes).toString().slice(0, 60));
-            resolve({ actions: session.step(frame).actions });
+            resolve({ actions: core.step(frame).actions });
           };
           if (release.length === 0 && stepped.length === 0) release.push(run);
           else run();
@@ -193,14 +193,14 @@ describe('stdio shell: asynchronous links', () => {
     expect(stepped).toEqual([]);
     release[0]?.();
     await proc.out.until(() => proc.out.text() === empty('a') + empty('b'));
-    expect(session.deliveries().map((r) => r.eventId)).toEqual(['a', 'b']);
+    expect(core.deliveries().map((r) => r.eventId)).toEqual(['a', 'b']);
   });
 });
 
 describe('stdio shell: in-process links', () => {
   it('steps synchronously once started, and queues frames that arrive before the start completes', async () => {
-    const session = new MockSession({ rules: [] });
-    const local = localLink(session);
+    const core = new MockCore({ rules: [] });
+    const local = localLink(core);
     const calls: string[] = [];
     let finishStart!: () => void;
     const gate = new Promise<void>((r) => (finishStart = r));
@@ -239,7 +239,7 @@ describe('stdio shell: per_event and process behaviour', () => {
   it('never exits after EOF while an exchange hangs', async () => {
     const m = await startMock({ rules: [{ behaviour: { kind: 'hang' } }] });
     m.host.stdin.end(line('a'));
-    await m.session.waitForDelivery(() => true, { timeoutMs: 1000 });
+    await m.core.waitForDelivery(() => true, { timeoutMs: 1000 });
     await m.clock.advance(60_000);
     expect(await settledSoon(m.ended)).toBe(false);
     expect(m.out.text()).toBe('');
@@ -263,7 +263,7 @@ describe('stdio shell: per_event and process behaviour', () => {
     const m = await startMock({ rules: [], process: { banner: 'mock ready' } });
     m.host.stdin.write(line('a'));
     await m.out.until(() => m.out.text() === `mock ready\n${empty('a')}`);
-    expect(m.session.recordings({ delivery: 0 })).toMatchObject([
+    expect(m.core.recordings({ delivery: 0 })).toMatchObject([
       { type: 'outbound', connectionId: '4242', performedAt: { monotonic: 0 } },
     ]);
   });
@@ -290,9 +290,9 @@ describe('stdio shell: per_event and process behaviour', () => {
   });
 
   it('reports every exit to the link before ending', async () => {
-    const session = new MockSession({ rules: [{ behaviour: { kind: 'exit', code: 4 } }] });
+    const core = new MockCore({ rules: [{ behaviour: { kind: 'exit', code: 4 } }] });
     const reports: unknown[] = [];
-    const base = localLink(session);
+    const base = localLink(core);
     const link: StdioLink = { ...base, exited: (r) => (reports.push(r), Promise.resolve()) };
     const proc = fakeProcess();
     await runStdioMock(proc.host, link, { clock: new ManualClock(0) });

@@ -46,7 +46,7 @@ export interface ExitReport {
  */
 export type LinkStep = { actions: readonly Action[] } & Pick<RunOptions, 'performed'>;
 
-/** Where a stdio mock gets its decisions: an in-process session, or the control server. */
+/** Where a stdio mock gets its decisions: an in-process core, or the control server. */
 export interface StdioLink {
   /** Process start: the process settings and the start actions (banner, refusal). */
   start(context: { pid: number; at: Instant }): Promise<LinkStep & { settings: ProcessSettings }>;

@@ -7,8 +7,9 @@ import {
   runFrames,
   writtenText,
 } from '../engine-test-frames.js';
+import { attemptCount } from '../attempt-counts.js';
 import type { Scenario } from '../model.js';
-import { DeliveryTimeout, MockSession } from './session.js';
+import { DeliveryTimeout, MockCore } from './mock-core.js';
 
 const failTwice: Scenario = {
   rules: [
@@ -32,7 +33,7 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
   return done;
 }
 
-describe('MockSession', () => {
+describe('MockCore', () => {
   it('records the same entries whether they are read between steps, listened to, or read at the end', () => {
     // Deliveries are kept compact and their entries built on read: whenever that happens, the
     // entries must be those the engine gives for the frame (exact bytes, ids, violations, actions).
@@ -47,9 +48,9 @@ describe('MockSession', () => {
       frameOf(interceptRequest({ eventId: 'a' })),
     ];
     const expected = JSON.parse(JSON.stringify(runFrames(failTwice, frames).flatMap((r) => r.records)));
-    const atEnd = new MockSession(failTwice);
-    const between = new MockSession(failTwice);
-    const listened = new MockSession(failTwice);
+    const atEnd = new MockCore(failTwice);
+    const between = new MockCore(failTwice);
+    const listened = new MockCore(failTwice);
     const heard: unknown[] = [];
     listened.onRecord((e) => heard.push(e));
     for (const [i, frame] of frames.entries()) {
@@ -75,44 +76,36 @@ describe('MockSession', () => {
   });
 
   it('shares attempt counting across connections and transports', () => {
-    const session = new MockSession(failTwice);
+    const core = new MockCore(failTwice);
     const frame = (transport: 'stdio' | 'http', connectionId: string) => ({
       ...frameOf(interceptRequest({ eventId: 'e' }), transport),
       connectionId,
     });
-    session.step(frame('stdio', '101'));
-    session.step(frame('stdio', '102'));
-    session.step(frame('http', 'c1'));
-    expect(session.deliveries().map((r) => [r.connectionId, r.attempt, r.behaviour.kind])).toEqual([
+    core.step(frame('stdio', '101'));
+    core.step(frame('stdio', '102'));
+    core.step(frame('http', 'c1'));
+    expect(core.deliveries().map((r) => [r.connectionId, r.attempt, r.behaviour.kind])).toEqual([
       ['101', 1, 'rpc-error'],
       ['102', 2, 'rpc-error'],
       ['c1', 3, 'respond'],
     ]);
   });
 
-  it('counts attempts after answering when no decision depends on them, and records the same counts', async () => {
-    // Without `sequence` or `match.attempt`, counting waits until the step settles (after the
-    // shell's write); it must land in step order however the recording is read.
+  it('counts attempts in step order, and records what the engine records stepped one at a time', () => {
     const plain: Scenario = { rules: [{ match: { toolName: 'Slow' }, behaviour: { kind: 'deny' } }] };
     const ids = ['a', 'a', 'b', 'a', 'b'];
-    const readAfterEach = new MockSession(plain);
-    const settledByTurn = new MockSession(plain);
+    const readAfterEach = new MockCore(plain);
+    const readAtEnd = new MockCore(plain);
     for (const id of ids) {
       const stepped = readAfterEach.step(frameOf(interceptRequest({ eventId: id })));
       expect(stepped.actions.some((a) => a.type === 'write')).toBe(true);
       expect(readAfterEach.deliveries().at(-1)?.eventId).toBe(id);
-      settledByTurn.step(frameOf(interceptRequest({ eventId: id })));
-      await Promise.resolve();
+      readAtEnd.step(frameOf(interceptRequest({ eventId: id })));
     }
-    // The engine state holds the same counts, whether a read or the microtask settled each step.
-    expect(settledByTurn.engineState.attempts.get('hooks/intercept')).toEqual(
-      new Map([
-        ['a', 3],
-        ['b', 2],
-      ]),
-    );
-    for (const session of [readAfterEach, settledByTurn]) {
-      expect(session.deliveries().map((r) => [r.delivery, r.eventId, r.attempt])).toEqual([
+    const counts = readAtEnd.engineState.attempts;
+    expect(['a', 'b'].map((id) => attemptCount(counts, 'hooks/intercept', id))).toEqual([3, 2]);
+    for (const core of [readAfterEach, readAtEnd]) {
+      expect(core.deliveries().map((r) => [r.delivery, r.eventId, r.attempt])).toEqual([
         [1, 'a', 1],
         [2, 'a', 2],
         [3, 'b', 1],
@@ -132,68 +125,68 @@ describe('MockSession', () => {
 
   it('reads a scenario changed in place and set again as it is now (a sequence added plays by attempt)', () => {
     const scenario: Scenario = { rules: [{ behaviour: { kind: 'respond' } }] };
-    const session = new MockSession(scenario);
-    session.step(frameOf(interceptRequest({ eventId: 'a' })));
+    const core = new MockCore(scenario);
+    core.step(frameOf(interceptRequest({ eventId: 'a' })));
     (scenario.rules[0] as { behaviour: unknown }).behaviour = {
       kind: 'sequence',
       steps: [{ kind: 'rpc-error', code: -32003 }, { kind: 'deny' }],
     };
-    session.setScenario(scenario);
+    core.setScenario(scenario);
     // The replies themselves, not only the recording (which plans again with the counted attempt).
     const replies = [1, 2].map((): string =>
-      writtenText(session.step(frameOf(interceptRequest({ eventId: 'b' }))).actions),
+      writtenText(core.step(frameOf(interceptRequest({ eventId: 'b' }))).actions),
     );
     expect(replies[0]).toContain('"code":-32003');
     expect(replies[1]).toContain('"type":"deny"');
-    expect(session.deliveries().map((r) => r.behaviour.kind)).toEqual(['respond', 'rpc-error', 'deny']);
+    expect(core.deliveries().map((r) => r.behaviour.kind)).toEqual(['respond', 'rpc-error', 'deny']);
   });
 
   it('settles a pending step before a listener joins, so it hears only later deliveries', () => {
-    const session = new MockSession({ rules: [] });
-    session.step(frameOf(interceptRequest({ eventId: 'before' })));
+    const core = new MockCore({ rules: [] });
+    core.step(frameOf(interceptRequest({ eventId: 'before' })));
     const heard: string[] = [];
-    session.onRecord((e) => {
+    core.onRecord((e) => {
       if (e.type === 'inbound') heard.push(String(e.eventId));
     });
-    session.step(frameOf(interceptRequest({ eventId: 'after' })));
+    core.step(frameOf(interceptRequest({ eventId: 'after' })));
     expect(heard).toEqual(['after']);
   });
 
   it('filters recordings by event id (with their outbound entries), type, transport and connection', () => {
-    const session = new MockSession({ rules: [] });
-    session.step(frameOf(interceptRequest({ eventId: 'a' })));
-    session.step(frameOf(interceptRequest({ eventId: 'b' }), 'http'));
-    const forA = session.recordings({ eventId: 'a' });
+    const core = new MockCore({ rules: [] });
+    core.step(frameOf(interceptRequest({ eventId: 'a' })));
+    core.step(frameOf(interceptRequest({ eventId: 'b' }), 'http'));
+    const forA = core.recordings({ eventId: 'a' });
     expect(forA.map((e) => e.type)).toEqual(['inbound', 'outbound', 'outbound']);
     expect(forA.every((e) => e.delivery === 1)).toBe(true);
-    expect(session.recordings({ transport: 'http', type: 'inbound' })).toHaveLength(1);
-    expect(session.recordings({ connectionId: 'c1' }).every((e) => e.transport === 'http')).toBe(true);
-    expect(session.recordings({ method: 'hooks/intercept' })).toHaveLength(2);
+    expect(core.recordings({ transport: 'http', type: 'inbound' })).toHaveLength(1);
+    expect(core.recordings({ connectionId: 'c1' }).every((e) => e.transport === 'http')).toBe(true);
+    expect(core.recordings({ method: 'hooks/intercept' })).toHaveLength(2);
   });
 
   it('reset forgets recordings and attempts; setScenario keeps recordings but restarts counting', () => {
-    const session = new MockSession(failTwice);
-    session.step(frameOf(interceptRequest({ eventId: 'e' })));
-    session.setScenario(failTwice);
-    session.step(frameOf(interceptRequest({ eventId: 'e' })));
-    expect(session.deliveries().map((r) => r.attempt)).toEqual([1, 1]);
-    session.reset();
-    expect(session.recordings()).toEqual([]);
-    session.step(frameOf(interceptRequest({ eventId: 'e' })));
-    expect(session.deliveries().map((r) => [r.delivery, r.attempt])).toEqual([[1, 1]]);
+    const core = new MockCore(failTwice);
+    core.step(frameOf(interceptRequest({ eventId: 'e' })));
+    core.setScenario(failTwice);
+    core.step(frameOf(interceptRequest({ eventId: 'e' })));
+    expect(core.deliveries().map((r) => r.attempt)).toEqual([1, 1]);
+    core.reset();
+    expect(core.recordings()).toEqual([]);
+    core.step(frameOf(interceptRequest({ eventId: 'e' })));
+    expect(core.deliveries().map((r) => [r.delivery, r.attempt])).toEqual([[1, 1]]);
   });
 
   it('setScenario with keepState goes on counting attempts and rule firings', () => {
     const once = (kind: 'deny' | 'hang'): Scenario => ({
       rules: [{ behaviour: { kind }, times: 1 }, { behaviour: failTwice.rules[0]!.behaviour }],
     });
-    const session = new MockSession(once('deny'));
-    session.step(frameOf(interceptRequest({ eventId: 'e' })));
-    session.setScenario(once('hang'), { keepState: true });
+    const core = new MockCore(once('deny'));
+    core.step(frameOf(interceptRequest({ eventId: 'e' })));
+    core.setScenario(once('hang'), { keepState: true });
     // Rule 1 fired before the swap: the frame goes to rule 2, whose sequence is at attempt 2.
-    const second = session.step(frameOf(interceptRequest({ eventId: 'e' })));
+    const second = core.step(frameOf(interceptRequest({ eventId: 'e' })));
     expect(writtenText(second.actions)).toContain('-32003');
-    expect(session.deliveries().map((r) => [r.delivery, r.attempt, r.rule])).toEqual([
+    expect(core.deliveries().map((r) => [r.delivery, r.attempt, r.rule])).toEqual([
       [1, 1, 0],
       [2, 2, 1],
     ]);
@@ -202,52 +195,51 @@ describe('MockSession', () => {
   it('notes when actions were carried out, whether the delivery was read before, after or listened to', async () => {
     const clock = new ManualClock(100);
     const slow: Scenario = { rules: [{ behaviour: { kind: 'delay', ms: 30, then: { kind: 'respond' } } }] };
-    const performedAt = (session: MockSession) =>
-      session
+    const performedAt = (core: MockCore) =>
+      core
         .recordings({ type: 'outbound' })
         .map((e) => (e.type === 'outbound' ? e.performedAt : 'not outbound'));
     for (const read of ['after', 'between', 'listened'] as const) {
-      const session = new MockSession(slow, { clock });
-      if (read === 'listened') session.onRecord(() => undefined);
-      const epoch = session.epoch;
-      const { delivery, actions } = session.step(
+      const core = new MockCore(slow, { clock });
+      if (read === 'listened') core.onRecord(() => undefined);
+      const epoch = core.epoch;
+      const { delivery, actions } = core.step(
         frameOf(interceptRequest({ eventId: 'a' }), 'stdio', { at: clock.now() }),
       );
       expect(actions.map((a) => a.type)).toEqual(['write', 'end']);
-      if (read === 'between') expect(performedAt(session)).toEqual([undefined, undefined]);
+      if (read === 'between') expect(performedAt(core)).toEqual([undefined, undefined]);
       await clock.advance(30);
       // The write began at 130 and is noted a moment later: the note keeps when it began.
       const began = { monotonic: clock.now(), wall: clock.wallNow() };
       await clock.advance(2);
-      session.performed(delivery, epoch, '1', 0, 1, began.monotonic);
-      expect(performedAt(session), read).toEqual([began, undefined]);
-      session.performed(delivery, epoch, '1', 1, 1, clock.now());
-      expect(performedAt(session), read).toEqual([began, { monotonic: clock.now(), wall: clock.wallNow() }]);
+      core.performed(delivery, epoch, '1', 0, 1, began.monotonic);
+      expect(performedAt(core), read).toEqual([began, undefined]);
+      core.performed(delivery, epoch, '1', 1, 1, clock.now());
+      expect(performedAt(core), read).toEqual([began, { monotonic: clock.now(), wall: clock.wallNow() }]);
     }
   });
 
   it('drops what a delivery forgotten by a reset carried out, and keeps process starts apart', () => {
     const clock = new ManualClock(0);
-    const session = new MockSession({ rules: [], process: { banner: 'hi' } }, { clock });
-    const before = session.epoch;
-    const old = session.step(frameOf(interceptRequest({ eventId: 'old' })));
-    const noteOld = session.performedFor(old.delivery, '4242');
-    session.reset();
-    expect(session.epoch).not.toBe(before);
-    const fresh = session.step(frameOf(interceptRequest({ eventId: 'new' })));
+    const core = new MockCore({ rules: [], process: { banner: 'hi' } }, { clock });
+    const before = core.epoch;
+    const old = core.step(frameOf(interceptRequest({ eventId: 'old' })));
+    const noteOld = core.performedFor(old.delivery, '4242');
+    core.reset();
+    expect(core.epoch).not.toBe(before);
+    const fresh = core.step(frameOf(interceptRequest({ eventId: 'new' })));
     // The same delivery number after the reset: only the note made under the new epoch counts.
     expect(fresh.delivery).toBe(old.delivery);
-    session.performed(old.delivery, before, '1', 0, 1, clock.now());
+    core.performed(old.delivery, before, '1', 0, 1, clock.now());
     noteOld(0, clock.now());
-    expect(session.recordings({ type: 'outbound' })[0]).not.toHaveProperty('performedAt');
-    session.performedFor(fresh.delivery, '4242')(0, clock.now());
-    expect(session.recordings({ type: 'outbound' })[0]).toHaveProperty('performedAt');
+    expect(core.recordings({ type: 'outbound' })[0]).not.toHaveProperty('performedAt');
+    core.performedFor(fresh.delivery, '4242')(0, clock.now());
+    expect(core.recordings({ type: 'outbound' })[0]).toHaveProperty('performedAt');
 
     // Every stdio process has a start of its own, delivery 0: a note names its process.
-    for (const connectionId of ['7', '8'])
-      session.start({ transport: 'stdio', connectionId, at: session.now() });
-    session.performed(0, session.epoch, '8', 0, 1, clock.now());
-    const starts = session.recordings({ delivery: 0 });
+    for (const connectionId of ['7', '8']) core.start({ transport: 'stdio', connectionId, at: core.now() });
+    core.performed(0, core.epoch, '8', 0, 1, clock.now());
+    const starts = core.recordings({ delivery: 0 });
     expect(starts.map((e) => [e.connectionId, 'performedAt' in e])).toEqual([
       ['7', false],
       ['8', true],
@@ -255,36 +247,34 @@ describe('MockSession', () => {
   });
 
   it('setScenario goes on numbering deliveries, so the kept recording never repeats a number', () => {
-    const session = new MockSession({ rules: [] });
-    session.step(frameOf(interceptRequest({ eventId: 'a' })));
-    session.setScenario({ rules: [] });
-    session.step(frameOf(interceptRequest({ eventId: 'b' })));
-    expect(session.deliveries().map((r) => [r.eventId, r.delivery])).toEqual([
+    const core = new MockCore({ rules: [] });
+    core.step(frameOf(interceptRequest({ eventId: 'a' })));
+    core.setScenario({ rules: [] });
+    core.step(frameOf(interceptRequest({ eventId: 'b' })));
+    expect(core.deliveries().map((r) => [r.eventId, r.delivery])).toEqual([
       ['a', 1],
       ['b', 2],
     ]);
   });
 
   it('waitForDelivery resolves with a past or a future match', async () => {
-    const session = new MockSession({ rules: [] });
-    session.step(frameOf(interceptRequest({ eventId: 'a' })));
-    await expect(session.waitForDelivery((r) => r.eventId === 'a', { timeoutMs: 10 })).resolves.toMatchObject(
-      {
-        eventId: 'a',
-      },
-    );
-    const later = session.waitForDelivery((r) => r.eventId === 'b', { timeoutMs: 1000 });
-    session.step(frameOf(interceptRequest({ eventId: 'b' })));
+    const core = new MockCore({ rules: [] });
+    core.step(frameOf(interceptRequest({ eventId: 'a' })));
+    await expect(core.waitForDelivery((r) => r.eventId === 'a', { timeoutMs: 10 })).resolves.toMatchObject({
+      eventId: 'a',
+    });
+    const later = core.waitForDelivery((r) => r.eventId === 'b', { timeoutMs: 1000 });
+    core.step(frameOf(interceptRequest({ eventId: 'b' })));
     await expect(later).resolves.toMatchObject({ eventId: 'b', delivery: 2 });
   });
 
-  it('waitForDelivery times out on the session clock, and a throwing predicate rejects the wait', async () => {
+  it('waitForDelivery times out on the core clock, and a throwing predicate rejects the wait', async () => {
     const clock = new ManualClock(0);
-    const session = new MockSession({ rules: [] }, { clock });
-    const wait = session
+    const core = new MockCore({ rules: [] }, { clock });
+    const wait = core
       .waitForDelivery((r) => r.eventId === 'never', { timeoutMs: 100 })
       .catch((e: unknown) => e);
-    session.step(frameOf(interceptRequest({ eventId: 'other' })));
+    core.step(frameOf(interceptRequest({ eventId: 'other' })));
     await clock.advance(99);
     expect(await settled(wait)).toBe(false);
     await clock.advance(1);
@@ -292,7 +282,7 @@ describe('MockSession', () => {
     expect(error).toBeInstanceOf(DeliveryTimeout);
     expect((error as Error).message).toContain('within 100 ms (1 deliveries seen)');
 
-    const bad = session.waitForDelivery(
+    const bad = core.waitForDelivery(
       () => {
         throw new Error('predicate bug');
       },

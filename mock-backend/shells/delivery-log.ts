@@ -1,20 +1,17 @@
 /**
- * Where a session keeps its deliveries until somebody reads the recording, laid out so that
- * keeping them costs the garbage collector next to nothing: each frame's bytes are copied into
- * large byte slabs and its numbers into one Float64Array. What a frame refers to is nearly always
- * one of a few values (connection id, decided behaviour, violations, HTTP method, path, header
- * names and values): a table holds each distinct value once and a row its index.
+ * Where a mock keeps its deliveries until somebody reads the recording, laid out so that keeping
+ * them costs the garbage collector next to nothing: each frame's bytes are copied into large byte
+ * slabs and its numbers into one Float64Array. What a frame refers to is nearly always one of a
+ * few values (connection id, decided behaviour, violations, HTTP method, path, header names and
+ * values): a table holds each distinct value once and a row its index.
  *
- * Why: a mock answers many thousands of frames and is read a few times. Kept as objects (the
- * delivery, its text, its boxed numbers, an HTTP request's header map and strings), every frame
- * left ~500 bytes in four objects on the V8 heap (HTTP: about ten), which the young-generation
- * collector copied twice and the old generation then had to grow for and mark. Measured on this
- * project's 2-core machine, that made the stdio mock's round trip 15-25% slower than the same
- * mock keeping nothing. Here a frame leaves no object of its own on the heap.
+ * Why: a mock answers many thousands of frames and is read a few times. Kept as objects, every
+ * frame would leave several objects on the V8 heap for the collector to copy and mark, and the
+ * round trip would slow down as the recording grows. Here a frame leaves no object of its own.
  */
-import type { FrameViolation } from './engine-inbound.js';
-import type { Behaviour, FramingFault, HttpMeta, RecordEntry, Transport } from './model.js';
-import { RecordedDelivery } from './recorded-delivery.js';
+import type { FrameViolation } from '../engine-inbound.js';
+import type { Behaviour, FramingFault, HttpMeta, RecordEntry, Transport } from '../model.js';
+import { isEntryList, type Recorded, type RecordedDelivery } from '../recorded-delivery.js';
 
 /** Slab size: a frame's bytes never span two slabs, so a larger frame gets a slab of its own. */
 const SLAB_BYTES = 1 << 20;
@@ -71,10 +68,10 @@ export class DeliveryLog {
   }
 
   /** Keeps a delivery (its bytes copied) or entries built already. */
-  add(recorded: RecordedDelivery | readonly RecordEntry[]): void {
+  add(recorded: Recorded): void {
     const at = this.grow() * STRIDE;
     const rows = this.rows;
-    if (!(recorded instanceof RecordedDelivery)) {
+    if (isEntryList(recorded)) {
       rows[at + KIND] = ROW_ENTRIES;
       rows[at + ENTRIES] = this.entryLists.push(recorded) - 1;
       return;
@@ -116,29 +113,30 @@ export class DeliveryLog {
   }
 
   /** The row at `index` as it was added: a delivery (its bytes a view of the slab) or entries. */
-  at(index: number): RecordedDelivery | readonly RecordEntry[] {
+  at(index: number): Recorded {
     const at = index * STRIDE;
     const rows = this.rows;
     if (rows[at + KIND] === ROW_ENTRIES) return this.entryLists[rows[at + ENTRIES] as number] ?? [];
     const slab = this.slabs[rows[at + SLAB] as number] as Buffer;
     const offset = rows[at + OFFSET] as number;
     const rule = rows[at + RULE] as number;
-    return new RecordedDelivery(
-      rows[at + DELIVERY] as number,
-      TRANSPORTS[rows[at + TRANSPORT] as number] as Transport,
-      this.values[rows[at + CONNECTION] as number] as string,
-      rows[at + MONOTONIC] as number,
-      rows[at + WALL] as number,
-      slab.subarray(offset, offset + (rows[at + LENGTH] as number)),
-      FAULTS[rows[at + FAULT] as number],
-      this.httpAt(at),
-      rows[at + ATTEMPT] as number,
-      rule === -1 ? null : rule,
-      rows[at + PLANNED] === 1,
-      this.values[rows[at + DECIDED] as number] as Behaviour,
-      rows[at + PRNG] as number,
-      this.values[rows[at + VIOLATIONS] as number] as readonly FrameViolation[],
-    );
+    const delivery: RecordedDelivery = {
+      delivery: rows[at + DELIVERY] as number,
+      transport: TRANSPORTS[rows[at + TRANSPORT] as number] as Transport,
+      connectionId: this.values[rows[at + CONNECTION] as number] as string,
+      monotonic: rows[at + MONOTONIC] as number,
+      wall: rows[at + WALL] as number,
+      bytes: slab.subarray(offset, offset + (rows[at + LENGTH] as number)),
+      fault: FAULTS[rows[at + FAULT] as number],
+      http: this.httpAt(at),
+      attempt: rows[at + ATTEMPT] as number,
+      rule: rule === -1 ? null : rule,
+      planned: rows[at + PLANNED] === 1,
+      decided: this.values[rows[at + DECIDED] as number] as Behaviour,
+      prng: rows[at + PRNG] as number,
+      violations: this.values[rows[at + VIOLATIONS] as number] as readonly FrameViolation[],
+    };
+    return delivery;
   }
 
   private httpAt(at: number): HttpMeta | undefined {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DeliveryLog } from './delivery-log.js';
-import type { FrameViolation } from './engine-inbound.js';
-import type { Behaviour, RecordEntry } from './model.js';
-import { RecordedDelivery } from './recorded-delivery.js';
+import type { FrameViolation } from '../engine-inbound.js';
+import type { Behaviour, RecordEntry } from '../model.js';
+import { isEntryList, type Recorded, type RecordedDelivery } from '../recorded-delivery.js';
 
 const RESPOND: Behaviour = { kind: 'respond' };
 const DENY: Behaviour = { kind: 'deny', reason: 'no' };
@@ -36,25 +36,7 @@ const delivery = fc
       { code: 'id-mismatch', message: 'm', path: '$.id' },
     ] as FrameViolation[]),
   })
-  .map(
-    (d) =>
-      new RecordedDelivery(
-        d.delivery,
-        d.transport,
-        d.connectionId,
-        d.monotonic,
-        d.wall,
-        d.bytes,
-        d.fault,
-        d.http,
-        d.attempt,
-        d.rule,
-        d.planned,
-        d.decided,
-        d.prng,
-        d.violations,
-      ),
-  );
+  .map((d): RecordedDelivery => d);
 const entries = fc.constant<readonly RecordEntry[]>([
   {
     type: 'outbound',
@@ -67,27 +49,27 @@ const entries = fc.constant<readonly RecordEntry[]>([
 
 /** A first delivery answered by default: only its bytes matter to the test. */
 function plainDelivery(bytes: Uint8Array): RecordedDelivery {
-  return new RecordedDelivery(
-    1,
-    'stdio',
-    '1',
-    0,
-    0,
+  return {
+    delivery: 1,
+    transport: 'stdio',
+    connectionId: '1',
+    monotonic: 0,
+    wall: 0,
     bytes,
-    undefined,
-    undefined,
-    1,
-    null,
-    false,
-    RESPOND,
-    0,
-    NONE,
-  );
+    fault: undefined,
+    http: undefined,
+    attempt: 1,
+    rule: null,
+    planned: false,
+    decided: RESPOND,
+    prng: 0,
+    violations: NONE,
+  };
 }
 
 /** A delivery's fields as plain data, bytes included, for comparison. */
-function plain(row: RecordedDelivery | readonly RecordEntry[]): unknown {
-  if (!(row instanceof RecordedDelivery)) return row;
+function plain(row: Recorded): unknown {
+  if (isEntryList(row)) return row;
   return {
     ...row,
     bytes: [...row.bytes],
@@ -110,7 +92,7 @@ describe('DeliveryLog', () => {
             const back = log.at(i);
             expect(plain(back)).toEqual(plain(row));
             // Shared values come back as the same objects (a behaviour is the scenario's own).
-            if (back instanceof RecordedDelivery && row instanceof RecordedDelivery) {
+            if (!isEntryList(back) && !isEntryList(row)) {
               expect(back.decided).toBe(row.decided);
               expect(back.violations).toBe(row.violations);
             } else expect(back).toBe(row);

@@ -1,10 +1,10 @@
 /**
- * When a session's shells carried out each planned action, kept until the recording is read. A
+ * When a mock's shells carried out each planned action, kept until the recording is read. A
  * row is a run of consecutive actions of one delivery carried out at one instant (an immediate
  * HTTP reply is head, body and end at once), as numbers in one Float64Array: noting a reply leaves
  * no object on the heap, like the DeliveryLog it sits beside.
  */
-import type { Instant } from './model.js';
+import type { Instant } from '../model.js';
 
 const DELIVERY = 0;
 const FROM = 1;
@@ -18,7 +18,7 @@ const STRIDE = 6;
 /** One carried-out action, as `drain` hands it on. */
 export interface PerformedAction {
   delivery: number;
-  /** The process for delivery 0 (a process start), which every stdio process of a session has. */
+  /** The process for delivery 0 (a process start), which every stdio process of a mock has. */
   connectionId: string | undefined;
   /** Its index among the delivery's planned actions. */
   index: number;

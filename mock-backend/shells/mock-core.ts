@@ -1,14 +1,14 @@
 /**
- * One mock's live state: the scenario, the engine state and the recordings, behind a step that is
- * atomic (the engine is synchronous and pure). Every shell of one mock steps the same session, so
- * attempt counting (`sequence`) and delivery numbers are shared across connections and processes.
+ * The core of one mock: the scenario in force, the engine state threaded from step to step, and
+ * the recording. Every shell of one mock steps the same core, so attempt counting (`sequence`)
+ * and delivery numbers are shared across connections and processes. The engine is pure; this is
+ * where its state lives between frames and where the recording is kept.
  */
 import { wallAt, type Clock } from '../../protocol/clock.js';
-import { initialState, start, stepDelivery, type Stepped } from '../engine.js';
-import { DeliveryLog } from '../delivery-log.js';
-import { PerformedLog, type PerformedAction } from '../performed-log.js';
-import { entriesOf, type RecordedDelivery } from '../recorded-delivery.js';
+import { initialState, start, step } from '../engine.js';
+import { entriesOf, type Recorded } from '../recorded-delivery.js';
 import type {
+  Action,
   EngineState,
   InboundFrame,
   InboundRecord,
@@ -16,9 +16,10 @@ import type {
   OutboundRecord,
   RecordEntry,
   Scenario,
-  StepResult,
   Transport,
 } from '../model.js';
+import { DeliveryLog } from './delivery-log.js';
+import { PerformedLog, type PerformedAction } from './performed-log.js';
 import { preciseClock } from './precise-clock.js';
 
 /** Which entries to read; every given field must hold. */
@@ -57,19 +58,20 @@ type Listener = (entry: RecordEntry) => void;
 /** Notes `count` actions from `index` as carried out, begun at `startedAt` (see `performedFor`). */
 export type NotePerformed = (index: number, startedAt: number, count?: number) => void;
 
-const SETTLED = Promise.resolve();
+/** What a shell gets back from a step: the actions to carry out and the delivery number they belong to. */
+export interface CoreStep {
+  actions: Action[];
+  delivery: number;
+}
 
 /** The mock's scenario, engine state and recordings. */
-export class MockSession {
+export class MockCore {
   readonly clock: Clock;
   private current: Scenario;
   private state: EngineState;
   /** Entries built so far, oldest first; `pending` holds the deliveries recorded after them. */
   private built: RecordEntry[] = [];
-  /**
-   * Deliveries kept compact until the recording is read (or somebody listens): most are never
-   * read, and building their entries per frame cost about half the step, mostly in the GC.
-   */
+  /** Deliveries kept compact until the recording is read (or somebody listens): most are never read. */
   private pending = new DeliveryLog();
   /** When shells carried out actions, until a read notes it on the built entries. */
   private performedLog = new PerformedLog();
@@ -77,9 +79,6 @@ export class MockSession {
   private due = new Map<number | string, OutboundRecord[]>();
   private resets = 0;
   private readonly listeners = new Set<Listener>();
-  /** The last step, until its bookkeeping is done (see `step`). */
-  private unsettled: Stepped | undefined;
-  private readonly settleSoon = (): void => this.settle();
 
   constructor(scenario: Scenario, options: { clock?: Clock } = {}) {
     this.clock = options.clock ?? preciseClock;
@@ -94,11 +93,10 @@ export class MockSession {
 
   /** A copy of the engine state (for diagnostics and tests). */
   get engineState(): EngineState {
-    this.settle();
     return structuredClone(this.state);
   }
 
-  /** The current instant from the session's clock. */
+  /** The current instant from the core's clock. */
   now(): Instant {
     return { monotonic: this.clock.now(), wall: this.clock.wallNow() };
   }
@@ -110,16 +108,12 @@ export class MockSession {
    * numbers and the PRNG, for a suite that changes one rule's behaviour in the middle of a run.
    */
   setScenario(scenario: Scenario, options: SetScenarioOptions = {}): void {
-    this.settle();
     this.current = scenario;
-    // Made in either case: making it scans the new scenario for what its decisions depend on.
-    const fresh = initialState(scenario);
-    if (!options.keepState) this.state = { ...fresh, deliveries: this.state.deliveries };
+    if (!options.keepState) this.state = { ...initialState(scenario), deliveries: this.state.deliveries };
   }
 
   /** Forgets recordings and engine state; the scenario stays. */
   reset(): void {
-    this.unsettled = undefined;
     this.built = [];
     this.pending = new DeliveryLog();
     this.performedLog = new PerformedLog();
@@ -147,7 +141,7 @@ export class MockSession {
    * Notes that `count` planned actions of a delivery, from index `from`, were carried out, begun at
    * `startedAt` on the monotonic scale of the frame's `at` (the recording shows it as
    * `performedAt`). Its wall time is `wall` when given (a process on a clock of its own), else
-   * derived from the session clock. `epoch` is the one read when the frame was stepped: the
+   * derived from the core's clock. `epoch` is the one read when the frame was stepped: the
    * actions of a delivery a reset forgot are not noted (delivery numbers start again after it).
    */
   performed(
@@ -163,30 +157,20 @@ export class MockSession {
     this.performedLog.add(delivery, from, count, startedAt, wall, connectionId);
   }
 
-  /**
-   * Interprets one inbound frame and records it. Never throws. The actions are ready at once; the
-   * bookkeeping (attempt count, recording) waits for a microtask, which runs once the caller has
-   * carried out what is due now (a shell writes an immediate reply synchronously), so it never
-   * delays a reply. Anything that steps or reads settles it first: the order is kept.
-   */
-  step(frame: InboundFrame): Stepped {
-    this.settle();
-    const result = stepDelivery(this.current, this.state, frame);
-    this.unsettled = result;
-    // A listener hears of a delivery as it is stepped, as before.
-    if (this.listeners.size > 0) this.settle();
-    // A reaction on a settled promise: queueMicrotask would make an AsyncResource per step.
-    else void SETTLED.then(this.settleSoon);
-    return result;
+  /** Interprets one inbound frame and records it. Never throws. */
+  step(frame: InboundFrame): CoreStep {
+    const result = step(this.current, this.state, frame);
+    this.state = result.state;
+    this.append(result.recorded);
+    return { actions: result.actions, delivery: result.state.deliveries };
   }
 
   /** Process start of a stdio mock (banner, refusal); records the start actions as delivery 0. */
-  start(context: { transport: Transport; connectionId: string; at: Instant }): StepResult {
-    this.settle();
+  start(context: { transport: Transport; connectionId: string; at: Instant }): CoreStep {
     const result = start(this.current, this.state, context);
     this.state = result.state;
-    this.append(result.records);
-    return result;
+    this.append(result.recorded);
+    return { actions: result.actions, delivery: 0 };
   }
 
   /** Recorded entries, oldest first, optionally filtered. */
@@ -218,15 +202,13 @@ export class MockSession {
 
   /** Calls `listener` for every entry recorded from now on; returns the unsubscribe function. */
   onRecord(listener: Listener): () => void {
-    // Only what is stepped from now on: a step still settling is older than the listener.
-    this.settle();
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
   /**
    * Resolves with the first inbound record (already recorded or still to come) that satisfies
-   * `predicate`; rejects with DeliveryTimeout after `timeoutMs` on the session clock.
+   * `predicate`; rejects with DeliveryTimeout after `timeoutMs` on the core's clock.
    */
   waitForDelivery(
     predicate: (record: InboundRecord) => boolean = () => true,
@@ -278,7 +260,6 @@ export class MockSession {
 
   /** Every entry, oldest first: builds those of the deliveries kept compact since the last read. */
   private entries(): RecordEntry[] {
-    this.settle();
     if (this.pending.length > 0) {
       for (let i = 0; i < this.pending.length; i++) {
         for (const entry of entriesOf(this.pending.at(i))) this.keep(entry);
@@ -308,16 +289,7 @@ export class MockSession {
     if (p.index === due.length - 1) this.due.delete(key);
   }
 
-  /** Does the last step's bookkeeping if it is still to do. */
-  private settle(): void {
-    const result = this.unsettled;
-    if (result === undefined) return;
-    this.unsettled = undefined;
-    this.state = result.state;
-    this.append(result.recorded);
-  }
-
-  private append(recorded: RecordedDelivery | readonly RecordEntry[]): void {
+  private append(recorded: Recorded): void {
     // Most of the time nobody waits: the delivery stays compact until a read.
     if (this.listeners.size === 0) {
       this.pending.add(recorded);
@@ -337,7 +309,7 @@ export class MockSession {
   }
 }
 
-/** Deliveries are numbered across a session; every stdio process has its own start, delivery 0. */
+/** Deliveries are numbered across a mock; every stdio process has its own start, delivery 0. */
 function dueKey(delivery: number, connectionId: string | undefined): number | string {
   return delivery === 0 ? `start ${connectionId ?? ''}` : delivery;
 }
