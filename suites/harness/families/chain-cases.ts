@@ -151,11 +151,7 @@ async function runChainCase(state: FixtureState, spec: ChainCaseSpec, ctx: CaseC
 }
 
 /** Declares each chain case (hand-written: it drives the fixture's first lane itself). */
-export function declareChainCases(
-  fixture: HarnessFixture,
-  specs: readonly ChainCaseSpec[],
-  scale: number,
-): void {
+export function declareChainCases(fixture: HarnessFixture, specs: readonly ChainCaseSpec[]): void {
   for (const spec of specs) {
     const needs = new Set<KnownFeature>(spec.needs ?? []);
     if (spec.cancel) needs.add('cancel');
@@ -164,7 +160,6 @@ export function declareChainCases(
       { name: spec.name, requirements: spec.requirements, transports: [...TRANSPORT_PREFERENCE] },
       { transport: 'any', features: [...needs] },
       (ctx, state) => runChainCase(state, spec, ctx),
-      scale,
     );
   }
 }
