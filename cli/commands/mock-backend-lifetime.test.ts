@@ -4,7 +4,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { OWNER_POLL_MS } from '../../mock-backend/shells/owner-watch.js';
-import { MARGINS, SPAWN_TEST_TIMEOUT_MS } from '../../mock-backend/shells/test-support/stdio-process.js';
+import {
+  MOCK_PROCESS_MARGINS,
+  SPAWN_TEST_TIMEOUT_MS,
+} from '../../mock-backend/shells/test-support/stdio-process.js';
 
 const BIN = fileURLToPath(new URL('../../bin/ahp-conformance.mjs', import.meta.url));
 const request = (id: string) =>
@@ -30,7 +33,7 @@ function untilOutput(child: ChildProcess, stream: 'stdout' | 'stderr', fragment:
     let text = '';
     const timer = setTimeout(
       () => reject(new Error(`no "${fragment}" on ${stream}: ${text}`)),
-      MARGINS.spawnMs,
+      MOCK_PROCESS_MARGINS.spawnMs,
     );
     child[stream]?.on('data', (c: Buffer) => {
       text += c.toString();

@@ -10,7 +10,7 @@ export const STDIO_BACKEND = fileURLToPath(new URL('./stdio-backend.mjs', import
  * Named margins for tests that need real time (child processes, sockets). This 2-core VM is
  * noisy and a node child takes ~150 ms to boot, so every bound is several times the typical cost.
  */
-export const MARGINS = {
+export const TEST_BACKEND_MARGINS = {
   /** SIGTERM grace given to transports under test. */
   killGraceMs: 300,
   /** Extra time allowed beyond a grace for the reap to be observed. */

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../protocol/clock.js';
 import type { NdjsonItem } from '../../protocol/ndjson.js';
 import {
-  MARGINS,
+  TEST_BACKEND_MARGINS,
   STDIO_BACKEND,
   fileWritten,
   handleCounts,
@@ -28,7 +28,7 @@ function backend(args: string[], command?: string, isNoise?: (item: NdjsonItem) 
     args: command ? args : [STDIO_BACKEND, ...args],
     env: {},
     clock: systemClock,
-    killGraceMs: MARGINS.killGraceMs,
+    killGraceMs: TEST_BACKEND_MARGINS.killGraceMs,
     ...(isNoise === undefined ? {} : { isNoise }),
   });
   open.push(t);
@@ -114,14 +114,14 @@ describe('per-event stdio transport', () => {
     const pending = t.request(requestFrame(1), ctx);
     const pid = await pidOfPending(t, ctx);
     // The record proves the child is up with its SIGTERM handler installed.
-    await fileWritten(file, MARGINS.reapMs * 2);
+    await fileWritten(file, TEST_BACKEND_MARGINS.reapMs * 2);
     const t0 = performance.now();
     ctx.controller.abort();
     expectFailure(await pending, 'deadline-exceeded', 'deadline');
-    expect(performance.now() - t0).toBeLessThan(MARGINS.promptMs);
+    expect(performance.now() - t0).toBeLessThan(TEST_BACKEND_MARGINS.promptMs);
     await t.close();
     // The SIGTERM went out at the abort; only SIGKILL after the grace ended the child.
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(MARGINS.killGraceMs - 5);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(TEST_BACKEND_MARGINS.killGraceMs - 5);
     expect(isGone(pid)).toBe(true);
     expect(t.livePids()).toEqual([]);
     expect(await handleCounts()).toEqual(before);
@@ -136,7 +136,9 @@ describe('per-event stdio transport', () => {
     const pid = await pidOfPending(t, ctx);
     ctx.controller.abort();
     expectFailure(await pending, 'deadline-exceeded', 'deadline');
-    await vi.waitFor(() => expect(isGone(pid)).toBe(true), { timeout: MARGINS.killGraceMs + MARGINS.reapMs });
+    await vi.waitFor(() => expect(isGone(pid)).toBe(true), {
+      timeout: TEST_BACKEND_MARGINS.killGraceMs + TEST_BACKEND_MARGINS.reapMs,
+    });
   });
 
   it('settles a pending request as closed when the transport closes under it', async () => {
@@ -173,7 +175,7 @@ describe('per-event stdio transport', () => {
     const t = backend(['echo', `record=${file}`]);
     expect(await t.notify(notificationFrame({ n: 1 }), recordingContext())).toEqual({ ok: true });
     // The child exits by itself only if stdin was closed after the one line.
-    await vi.waitFor(() => expect(t.livePids()).toEqual([]), { timeout: MARGINS.reapMs * 2 });
+    await vi.waitFor(() => expect(t.livePids()).toEqual([]), { timeout: TEST_BACKEND_MARGINS.reapMs * 2 });
     expect(readFileSync(file, 'utf8')).toBe(`${notificationFrame({ n: 1 })}\n`);
   });
 });

@@ -4,13 +4,13 @@ import type { DriverClient } from './client.js';
 import { DriverCallError } from './errors.js';
 import { startDriver } from './start.js';
 import { writeInlineBackend, type InlineBackend } from './test-drivers/inline-backend.js';
-import { MARGINS, isGone } from './test-drivers/margins.js';
+import { DRIVER_TEST_MARGINS, isGone } from './test-drivers/margins.js';
 
 // The reference harness's driver as a real process, exactly as `ahp-conformance harness` runs it.
 const REFERENCE_DRIVER = fileURLToPath(new URL('../../bin/ahp-reference-driver.mjs', import.meta.url));
 const COMMAND = [process.execPath, REFERENCE_DRIVER];
 const INIT = { protocolVersion: 'draft', suiteVersion: '0.1.0' };
-const TIMEOUTS = { initializeMs: MARGINS.tsxBootMs };
+const TIMEOUTS = { initializeMs: DRIVER_TEST_MARGINS.tsxBootMs };
 const call = (input: Record<string, string | boolean>, id = 'call_1') => ({
   event: { session: { id: 'sess_1' }, call: { id }, tool: { name: 'Bash', input } },
 });

@@ -7,7 +7,7 @@ export const FAKE_DRIVER = fileURLToPath(new URL('./fake-driver.mjs', import.met
  * Named margins for tests that need real time. This 2-core VM is noisy: a plain node child boots
  * in ~150 ms and a tsx-loaded TypeScript driver in ~1 s, so each bound is several times that.
  */
-export const MARGINS = {
+export const DRIVER_TEST_MARGINS = {
   /** Boot of a plain node child, with slack for a loaded machine. */
   spawnMs: 3_000,
   /** Boot of the reference driver through tsx (transpiles on first load). */

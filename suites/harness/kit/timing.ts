@@ -72,7 +72,7 @@ export const HARNESS_TRANSPORTS: readonly HarnessTransport[] = [
 ];
 
 /** Margins multiplied by the run's timeout scale (integers, as `timeoutMs` must be). */
-export interface ScaledMargins {
+export interface ScaledHarnessMargins {
   answerDeadlineMs: number;
   shortDeadlineMs(transport: HarnessTransport): number;
   lateByMs: number;
@@ -96,7 +96,7 @@ export interface ScaledMargins {
 export function scaledHarnessMargins(
   scale: number = runTimeoutScale(),
   precisionScale: number = scale,
-): ScaledMargins {
+): ScaledHarnessMargins {
   const { shortDeadlineMs, ...waits } = scaledMargins(HARNESS_MARGINS, scale);
   const precise = scaledMargins(
     { justLateByMs: HARNESS_MARGINS.justLateByMs, justLateWindowMs: HARNESS_MARGINS.justLateWindowMs },
