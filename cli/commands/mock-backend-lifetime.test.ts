@@ -8,6 +8,7 @@ import {
   MOCK_PROCESS_MARGINS,
   SPAWN_TEST_TIMEOUT_MS,
 } from '../../mock-backend/shells/test-support/stdio-process.js';
+import { processAlive } from '../../protocol/process-alive.js';
 
 const BIN = fileURLToPath(new URL('../../bin/ahp-conformance.mjs', import.meta.url));
 const request = (id: string) =>
@@ -45,22 +46,13 @@ function untilOutput(child: ChildProcess, stream: 'stdout' | 'stderr', fragment:
   });
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 async function goneWithin(pid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
-    if (!alive(pid)) return true;
+    if (!processAlive(pid)) return true;
     await new Promise((r) => setTimeout(r, 100));
   }
-  return !alive(pid);
+  return !processAlive(pid);
 }
 
 describe('mock-backend process lifetime', { timeout: SPAWN_TEST_TIMEOUT_MS }, () => {
@@ -92,7 +84,7 @@ describe('mock-backend process lifetime', { timeout: SPAWN_TEST_TIMEOUT_MS }, ()
     );
     const out = await untilOutput(shell, 'stdout', '"listening"');
     const pid = Number(out.split('\n')[0]);
-    expect(alive(pid)).toBe(true);
+    expect(processAlive(pid)).toBe(true);
     shell.kill('SIGKILL');
     const gone = await goneWithin(pid, ORPHAN_END_MS);
     if (!gone) process.kill(pid, 'SIGKILL');

@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { REFERENCE_FEATURES } from './session.js';
 import {
-  isGone,
   startInProcess,
   waitFor,
   writeTestBackend,
   type InProcessDriver,
   type TestBackend,
 } from './test-support.js';
+import { processAlive } from '../../protocol/process-alive.js';
 
 const INIT = { protocolVersion: 'draft', suiteVersion: '0.1.0' };
 const event = (input: Record<string, string | boolean>, extra: Record<string, string> = {}) => ({
@@ -114,7 +114,7 @@ describe('reference driver: configure', () => {
     expect(await driver.request('configure', { registration: backend.registration() })).toMatchObject({
       result: { accepted: true },
     });
-    expect(isGone(first as number)).toBe(true);
+    expect(!processAlive(first as number)).toBe(true);
   });
 });
 
@@ -263,7 +263,7 @@ describe('reference driver: close and shutdown', () => {
     await driver.request('invoke', event({ command: 'ls' }));
     const pid = backend.pids().at(-1) as number;
     expect(await driver.request('close')).toMatchObject({ result: {} });
-    expect(isGone(pid)).toBe(true);
+    expect(!processAlive(pid)).toBe(true);
     const before = backend.received().length;
     const after = await driver.request('invoke', event({ command: 'ls' }));
     expect(after.error).toMatchObject({ code: -32012, data: { code: 'harness-closed' } });
@@ -287,7 +287,7 @@ describe('reference driver: close and shutdown', () => {
     await driver.request('invoke', event({ command: 'ls' }));
     const pid = backend.pids().at(-1) as number;
     expect(await driver.end()).toBe(0);
-    expect(isGone(pid)).toBe(true);
+    expect(!processAlive(pid)).toBe(true);
   });
 
   it('an aborted signal ends the run the same way', async () => {

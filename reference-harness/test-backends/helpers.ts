@@ -31,16 +31,6 @@ export function notificationFrame(params: Record<string, unknown> = {}): string 
   return JSON.stringify({ jsonrpc: '2.0', method: 'hooks/observe', params });
 }
 
-/** True once no process with this PID exists (kill(pid, 0) throws ESRCH). */
-export function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
-
 /**
  * Counts of the libuv handle kinds a transport may leave behind. libuv frees a closed handle in
  * the close phase of the loop turn after `close()`, so two loop turns pass before counting.

@@ -9,13 +9,13 @@ import {
   STDIO_BACKEND,
   fileWritten,
   handleCounts,
-  isGone,
   notificationFrame,
   recordingContext,
   requestFrame,
 } from '../test-backends/helpers.js';
 import type { BackendTransport, TransportReply } from '../transport.js';
 import { createPerEventStdioTransport } from './stdio-per-event.js';
+import { processAlive } from '../../protocol/process-alive.js';
 
 const open: BackendTransport[] = [];
 afterEach(async () => {
@@ -122,7 +122,7 @@ describe('per-event stdio transport', () => {
     await t.close();
     // The SIGTERM went out at the abort; only SIGKILL after the grace ended the child.
     expect(performance.now() - t0).toBeGreaterThanOrEqual(TEST_BACKEND_MARGINS.killGraceMs - 5);
-    expect(isGone(pid)).toBe(true);
+    expect(!processAlive(pid)).toBe(true);
     expect(t.livePids()).toEqual([]);
     expect(await handleCounts()).toEqual(before);
     expectFailure(await t.request(requestFrame(2), recordingContext()), 'process', 'stdio.closed');
@@ -136,7 +136,7 @@ describe('per-event stdio transport', () => {
     const pid = await pidOfPending(t, ctx);
     ctx.controller.abort();
     expectFailure(await pending, 'deadline-exceeded', 'deadline');
-    await vi.waitFor(() => expect(isGone(pid)).toBe(true), {
+    await vi.waitFor(() => expect(!processAlive(pid)).toBe(true), {
       timeout: TEST_BACKEND_MARGINS.killGraceMs + TEST_BACKEND_MARGINS.reapMs,
     });
   });
@@ -148,7 +148,7 @@ describe('per-event stdio transport', () => {
     const pid = await pidOfPending(t, ctx);
     await t.close();
     expectFailure(await pending, 'process', 'stdio.closed');
-    expect(isGone(pid)).toBe(true);
+    expect(!processAlive(pid)).toBe(true);
   });
 
   it('does not start anything for an already aborted signal', async () => {
@@ -167,7 +167,7 @@ describe('per-event stdio transport', () => {
     const [pid] = t.livePids();
     expect(pid).toBeTypeOf('number');
     await t.close();
-    expect(isGone(pid as number)).toBe(true);
+    expect(!processAlive(pid as number)).toBe(true);
   });
 
   it('writes exactly the one line and closes stdin', async () => {

@@ -10,7 +10,6 @@ import {
   TEST_BACKEND_MARGINS,
   STDIO_BACKEND,
   handleCounts,
-  isGone,
   notificationFrame,
   recordingContext,
   requestFrame,
@@ -18,6 +17,7 @@ import {
 import type { BackendTransport, TransportReply } from '../transport.js';
 import { HarnessSendContext } from './abortable.js';
 import { createPersistentStdioTransport } from './stdio-persistent.js';
+import { processAlive } from '../../protocol/process-alive.js';
 
 const open: BackendTransport[] = [];
 afterEach(async () => {
@@ -258,7 +258,7 @@ describe('persistent stdio transport', () => {
     expectFailure(await first, 'deadline-exceeded', 'deadline');
     expectOk(await t.request(requestFrame(3), recordingContext()));
     expect(t.livePids()).not.toContain(pid);
-    await vi.waitFor(() => expect(isGone(pid)).toBe(true), {
+    await vi.waitFor(() => expect(!processAlive(pid)).toBe(true), {
       timeout: TEST_BACKEND_MARGINS.killGraceMs + TEST_BACKEND_MARGINS.reapMs,
     });
   });
@@ -313,7 +313,7 @@ describe('persistent stdio transport', () => {
     const t0 = performance.now();
     await t.close();
     const elapsed = performance.now() - t0;
-    expect(isGone(pid)).toBe(true);
+    expect(!processAlive(pid)).toBe(true);
     expect(elapsed).toBeGreaterThanOrEqual(TEST_BACKEND_MARGINS.killGraceMs - 5);
     expect(elapsed).toBeLessThan(TEST_BACKEND_MARGINS.killGraceMs + TEST_BACKEND_MARGINS.reapMs);
     expect(t.livePids()).toEqual([]);

@@ -9,7 +9,8 @@ import {
   DriverUnavailableError,
 } from './errors.js';
 import { startDriver } from './start.js';
-import { FAKE_DRIVER, DRIVER_TEST_MARGINS, isGone } from './test-drivers/margins.js';
+import { FAKE_DRIVER, DRIVER_TEST_MARGINS } from './test-drivers/margins.js';
+import { processAlive } from '../../protocol/process-alive.js';
 
 const INIT = { protocolVersion: 'draft', suiteVersion: '0.1.0' };
 const EVENT = { call: { id: 'call_1' }, tool: { name: 'Bash', input: { command: 'ls' } } };
@@ -200,7 +201,7 @@ describe('DriverClient timeouts and disposal', () => {
     expect(client.dispose()).toBe(first);
     await first;
     expect(performance.now() - started).toBeGreaterThanOrEqual(DRIVER_TEST_MARGINS.killGraceMs - 5);
-    expect(isGone(pid)).toBe(true);
+    expect(!processAlive(pid)).toBe(true);
     expect(client.exited).toBe(true);
     const after = (await rejection(client.invoke({ event: EVENT }))) as DriverUnavailableError;
     expect(after.reason).toBe('disposed');

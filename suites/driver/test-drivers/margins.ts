@@ -17,13 +17,3 @@ export const DRIVER_TEST_MARGINS = {
   /** Kill grace used against a SIGTERM-ignoring driver. */
   killGraceMs: 300,
 } as const;
-
-/** True once no process with this PID exists (kill(pid, 0) throws ESRCH). */
-export function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
