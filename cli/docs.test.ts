@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinNames, parseScenarioText, startHttpMock } from '../mock-backend/index.js';
 import { requirementById } from '../protocol/requirements.js';
 import { DEFAULT_DRIVER_KILL_GRACE_MS, DEFAULT_DRIVER_TIMEOUTS } from '../suites/driver/client-options.js';
-import { DEFAULT_SETTINGS } from '../suites/harness/kit/provided.js';
+import { DEFAULT_SETTINGS } from '../suites/kit/settings.js';
 import { COMMANDS } from './commands/index.js';
 import { checkKnownFailuresMatch } from './known-failures/check.js';
 import { parseKnownFailures } from './known-failures/parse.js';

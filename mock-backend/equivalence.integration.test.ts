@@ -20,7 +20,7 @@ import {
 } from './index.js';
 import { rawRequest } from './shells/test-support/raw-http.js';
 import {
-  MARGINS,
+  MOCK_PROCESS_MARGINS,
   SPAWN_TEST_TIMEOUT_MS,
   spawnMock,
   type MockProcess,
@@ -150,7 +150,7 @@ describe(
       http = await startHttpMock({ scenario: { rules: [] }, control: false });
       proc = spawnMock(control.stdioCommand());
       proc.write(`${JSON.stringify(interceptRequest({ eventId: 'warm-up' }))}\n`);
-      await control.waitForDelivery(() => true, { timeoutMs: MARGINS.spawnMs });
+      await control.waitForDelivery(() => true, { timeoutMs: MOCK_PROCESS_MARGINS.spawnMs });
     }, SPAWN_TEST_TIMEOUT_MS);
     afterAll(async () => {
       await proc.dispose();
@@ -167,12 +167,14 @@ describe(
           const n = frames.length;
 
           proc.write(Buffer.concat(frames.flatMap((f) => [f, Buffer.from('\n')])));
-          await control.waitForDelivery((r) => r.delivery === n, { timeoutMs: MARGINS.replyMs });
+          await control.waitForDelivery((r) => r.delivery === n, { timeoutMs: MOCK_PROCESS_MARGINS.replyMs });
 
           for (const [i, f] of frames.entries()) {
             // Replies may hang: wait for the mock to record each frame, never for its answer.
             void rawRequest(http.url, { body: f, resolveWhenComplete: true });
-            await http.waitForDelivery((r) => r.delivery === i + 1, { timeoutMs: MARGINS.replyMs });
+            await http.waitForDelivery((r) => r.delivery === i + 1, {
+              timeoutMs: MOCK_PROCESS_MARGINS.replyMs,
+            });
           }
           expect(neutral(http.recordings(), 'http')).toEqual(neutral(control.recordings(), 'stdio'));
         }),

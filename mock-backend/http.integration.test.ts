@@ -7,7 +7,7 @@ import { interceptRequest, observeNotification } from './engine-test-frames.js';
 import { BUILTIN_SCENARIOS, startHttpMock, type HttpMock } from './index.js';
 import { plannedExchange, shortened } from './shells/test-support/planned.js';
 import { rawRequest, type RawResponse } from './shells/test-support/raw-http.js';
-import { MARGINS } from './shells/test-support/stdio-process.js';
+import { MOCK_PROCESS_MARGINS } from './shells/test-support/stdio-process.js';
 
 /** Timers may fire up to a millisecond early against performance.now(); allow that much. */
 const TIMER_SLACK_MS = 2;
@@ -33,9 +33,9 @@ async function exchange(
   headers: Record<string, string> = {},
 ): Promise<RawResponse> {
   const response = rawRequest(m.url, { body, headers });
-  const record = await m.waitForDelivery(() => true, { timeoutMs: MARGINS.replyMs });
+  const record = await m.waitForDelivery(() => true, { timeoutMs: MOCK_PROCESS_MARGINS.replyMs });
   if (plannedExchange(m.recordings(), record.delivery).ending === 'hang') {
-    await new Promise((r) => setTimeout(r, MARGINS.quietMs));
+    await new Promise((r) => setTimeout(r, MOCK_PROCESS_MARGINS.quietMs));
     await m.close();
   }
   return response;

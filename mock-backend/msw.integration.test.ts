@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { interceptRequest, observeNotification } from './engine-test-frames.js';
 import { BUILTIN_SCENARIOS, createMock, mswHandlers } from './index.js';
 import { plannedExchange, shortened } from './shells/test-support/planned.js';
-import { MARGINS } from './shells/test-support/stdio-process.js';
+import { MOCK_PROCESS_MARGINS } from './shells/test-support/stdio-process.js';
 
 const URL_ = 'http://mock.ahp.test/hooks';
 const TIMER_SLACK_MS = 2;
@@ -41,17 +41,17 @@ async function observe(init: RequestInit): Promise<Observed> {
   const abort = new AbortController();
   const safety = setTimeout(
     () => abort.abort(new DOMException('reply margin passed', 'TimeoutError')),
-    MARGINS.replyMs,
+    MOCK_PROCESS_MARGINS.replyMs,
   );
   const seenBefore = mock.deliveries().length;
   void mock
-    .waitForDelivery((r) => r.delivery > seenBefore, { timeoutMs: MARGINS.replyMs })
+    .waitForDelivery((r) => r.delivery > seenBefore, { timeoutMs: MOCK_PROCESS_MARGINS.replyMs })
     .then(
       (r) => {
         if (plannedExchange(mock.recordings(), r.delivery).ending !== 'hang') return;
         setTimeout(
           () => abort.abort(new DOMException('quiet margin passed', 'TimeoutError')),
-          MARGINS.quietMs,
+          MOCK_PROCESS_MARGINS.quietMs,
         );
       },
       () => undefined,

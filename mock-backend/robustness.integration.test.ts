@@ -10,7 +10,7 @@ import { interceptRequest } from './engine-test-frames.js';
 import { decodeBytes, startHttpMock, startMockControl, type HttpMock, type MockControl } from './index.js';
 import { rawRequest } from './shells/test-support/raw-http.js';
 import {
-  MARGINS,
+  MOCK_PROCESS_MARGINS,
   SPAWN_TEST_TIMEOUT_MS,
   spawnMock,
   type MockProcess,
@@ -49,7 +49,11 @@ describe('the mock survives any bytes', { timeout: SPAWN_TEST_TIMEOUT_MS }, () =
     const id = `probe-${++probes}`;
     // The newline first ends whatever partial line the garbage left behind.
     proc.write(`\n${probe(id)}\n`);
-    await proc.until(() => proc.stdout().includes(probeReply(id)), `the reply to ${id}`, MARGINS.spawnMs);
+    await proc.until(
+      () => proc.stdout().includes(probeReply(id)),
+      `the reply to ${id}`,
+      MOCK_PROCESS_MARGINS.spawnMs,
+    );
   }
 
   it('stdio: arbitrary bytes on stdin, then a request, on one process', async () => {

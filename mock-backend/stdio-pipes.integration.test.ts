@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { interceptRequest } from './engine-test-frames.js';
 import { BUILTIN_SCENARIOS, startMockControl, type MockControl } from './index.js';
-import { MARGINS, SPAWN_TEST_TIMEOUT_MS } from './shells/test-support/stdio-process.js';
+import { MOCK_PROCESS_MARGINS, SPAWN_TEST_TIMEOUT_MS } from './shells/test-support/stdio-process.js';
 
 /**
  * How long after the end of stdout a process that closed stdout alone must still run, and within
@@ -30,7 +30,7 @@ interface PipeView {
 }
 
 function readThroughPipes(command: readonly string[], frame: string): Promise<PipeView> {
-  const config = JSON.stringify({ command, frame, waitMs: MARGINS.spawnMs, quietMs: QUIET_MS });
+  const config = JSON.stringify({ command, frame, waitMs: MOCK_PROCESS_MARGINS.spawnMs, quietMs: QUIET_MS });
   const reader = spawn('python3', [READER, config], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

@@ -15,7 +15,7 @@ import {
 import { plannedExchange, shortened } from './shells/test-support/planned.js';
 import { rawRequest } from './shells/test-support/raw-http.js';
 import {
-  MARGINS,
+  MOCK_PROCESS_MARGINS,
   SPAWN_TEST_TIMEOUT_MS,
   spawnMock,
   type MockProcess,
@@ -47,7 +47,7 @@ describe(
       await proc.until(
         () => proc.stdout().toString() === reply('warm-up'),
         'the first reply',
-        MARGINS.spawnMs,
+        MOCK_PROCESS_MARGINS.spawnMs,
       );
     }, SPAWN_TEST_TIMEOUT_MS);
     afterAll(async () => {
@@ -64,12 +64,12 @@ describe(
         proc.write(
           name === 'answer-notification' ? `${JSON.stringify(observeNotification('n1'))}\n` : line(name),
         );
-        const record = await control.waitForDelivery(() => true, { timeoutMs: MARGINS.replyMs });
+        const record = await control.waitForDelivery(() => true, { timeoutMs: MOCK_PROCESS_MARGINS.replyMs });
         const plan = plannedExchange(control.recordings(), record.delivery);
         expect(plan.ending).toBe(plan.body.length === 0 && name !== 'no-reply' ? 'hang' : 'end');
         if (plan.body.length === 0) {
           // Nothing is due; watch a quiet margin for bytes that should not come.
-          await new Promise((r) => setTimeout(r, MARGINS.quietMs));
+          await new Promise((r) => setTimeout(r, MOCK_PROCESS_MARGINS.quietMs));
         } else {
           await proc.until(() => proc.stdout().length >= base + plan.body.length, `the ${name} reply`);
         }
@@ -195,7 +195,7 @@ describe.concurrent(
       const m = await oneProcess(builtin('stdio-ignore-sigterm'));
       m.proc.write(line('a'));
       // Frames are stepped only after the start round trip, so the SIGTERM trap is in place now.
-      await m.control.waitForDelivery(() => true, { timeoutMs: MARGINS.spawnMs });
+      await m.control.waitForDelivery(() => true, { timeoutMs: MOCK_PROCESS_MARGINS.spawnMs });
       m.proc.child.kill('SIGTERM');
       await m.proc.until(() => m.proc.stderr().includes('ignoring SIGTERM'), 'the SIGTERM note');
       expect(m.control.processes()).toMatchObject([{ pid: m.proc.pid, alive: true }]);
@@ -260,7 +260,7 @@ describe(
       await proc.until(
         () => proc.stdout().toString() === expected.join(''),
         'three replies',
-        MARGINS.spawnMs,
+        MOCK_PROCESS_MARGINS.spawnMs,
       );
       await proc.dispose();
       await control.close();

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { JsonValue } from '../protocol/json.js';
 import { createHarness, type Harness } from './index.js';
-import { handleCounts, isGone } from './test-backends/helpers.js';
+import { handleCounts } from './test-backends/helpers.js';
 import {
   interceptor,
   MARGIN,
@@ -11,6 +11,7 @@ import {
   startScriptedHttpBackend,
   type ScriptedHttpBackend,
 } from './test-backends/harness-it-support.js';
+import { processAlive } from '../protocol/process-alive.js';
 
 const open: Harness[] = [];
 function harness(reg: JsonValue): Harness {
@@ -53,7 +54,7 @@ describe('close()', () => {
     const started = performance.now();
     await h.close();
     expect(performance.now() - started).toBeGreaterThanOrEqual(MARGIN.killGraceMs - 50);
-    expect(pids.every(isGone)).toBe(true);
+    expect(pids.every((pid) => !processAlive(pid))).toBe(true);
     expect(h.livePids()).toEqual([]);
     await expect(h.invoke(call({ mode: 'none' }))).rejects.toMatchObject({ code: 'harness-closed' });
     expect(await handleCounts()).toEqual(baseline);
@@ -106,6 +107,6 @@ describe('close()', () => {
     const r = await pending;
     expect(r).toMatchObject({ decision: 'deny', interrupted: true, ending: 'cancelled' });
     await h.close();
-    expect(pids.every(isGone)).toBe(true);
+    expect(pids.every((pid) => !processAlive(pid))).toBe(true);
   });
 });

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { JsonValue } from '../../protocol/json.js';
 import { systemClock } from '../../protocol/clock.js';
-import { scaledMargins } from '../../suites/backend/margins.js';
+import { scaledBackendMargins } from '../../suites/backend/margins.js';
 import { redactJson } from '../../suites/backend/redact.js';
 import {
   bindingOf,
@@ -189,7 +189,7 @@ export const backendCommand: Command = {
     const options = { ...line.options, reporters: backendReporters(line.options.reporters) };
     await prepareOutputDir(options.outputDir, options.outputDir);
     const secrets = secretsOf(target);
-    const margins = scaledMargins(options.timeoutScale);
+    const margins = scaledBackendMargins(options.timeoutScale);
     const boundMs = Math.max(2 * target.deadlineMs, margins.preflightFloorMs);
     const boundSource =
       boundMs === 2 * target.deadlineMs

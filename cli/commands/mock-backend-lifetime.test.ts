@@ -4,7 +4,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { OWNER_POLL_MS } from '../../mock-backend/shells/owner-watch.js';
-import { MARGINS, SPAWN_TEST_TIMEOUT_MS } from '../../mock-backend/shells/test-support/stdio-process.js';
+import {
+  MOCK_PROCESS_MARGINS,
+  SPAWN_TEST_TIMEOUT_MS,
+} from '../../mock-backend/shells/test-support/stdio-process.js';
+import { processAlive } from '../../protocol/process-alive.js';
 
 const BIN = fileURLToPath(new URL('../../bin/ahp-conformance.mjs', import.meta.url));
 const request = (id: string) =>
@@ -30,7 +34,7 @@ function untilOutput(child: ChildProcess, stream: 'stdout' | 'stderr', fragment:
     let text = '';
     const timer = setTimeout(
       () => reject(new Error(`no "${fragment}" on ${stream}: ${text}`)),
-      MARGINS.spawnMs,
+      MOCK_PROCESS_MARGINS.spawnMs,
     );
     child[stream]?.on('data', (c: Buffer) => {
       text += c.toString();
@@ -42,22 +46,13 @@ function untilOutput(child: ChildProcess, stream: 'stdout' | 'stderr', fragment:
   });
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 async function goneWithin(pid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
-    if (!alive(pid)) return true;
+    if (!processAlive(pid)) return true;
     await new Promise((r) => setTimeout(r, 100));
   }
-  return !alive(pid);
+  return !processAlive(pid);
 }
 
 describe('mock-backend process lifetime', { timeout: SPAWN_TEST_TIMEOUT_MS }, () => {
@@ -89,7 +84,7 @@ describe('mock-backend process lifetime', { timeout: SPAWN_TEST_TIMEOUT_MS }, ()
     );
     const out = await untilOutput(shell, 'stdout', '"listening"');
     const pid = Number(out.split('\n')[0]);
-    expect(alive(pid)).toBe(true);
+    expect(processAlive(pid)).toBe(true);
     shell.kill('SIGKILL');
     const gone = await goneWithin(pid, ORPHAN_END_MS);
     if (!gone) process.kill(pid, 'SIGKILL');

@@ -7,7 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { controlClient } from '../../mock-backend/index.js';
 import { rawRequest } from '../../mock-backend/shells/test-support/raw-http.js';
-import { MARGINS, SPAWN_TEST_TIMEOUT_MS } from '../../mock-backend/shells/test-support/stdio-process.js';
+import {
+  MOCK_PROCESS_MARGINS,
+  SPAWN_TEST_TIMEOUT_MS,
+} from '../../mock-backend/shells/test-support/stdio-process.js';
 import { UsageError, type CliIo, type ProcessControl } from '../io.js';
 import { run } from '../run.js';
 import { parseMockBackendArgs } from './mock-backend.js';
@@ -201,7 +204,7 @@ describe('from the shell', { timeout: SPAWN_TEST_TIMEOUT_MS }, () => {
     });
     let out = '';
     const announced = await new Promise<{ url: string }>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no listening line')), MARGINS.spawnMs);
+      const timer = setTimeout(() => reject(new Error('no listening line')), MOCK_PROCESS_MARGINS.spawnMs);
       child.stdout.on('data', (c: Buffer) => {
         out += c.toString();
         if (out.includes('\n')) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pidExists, ProcessRegistry } from './process-registry.js';
+import { ProcessRegistry } from './process-registry.js';
+import { processAlive } from '../../protocol/process-alive.js';
 
 describe('ProcessRegistry', () => {
   it('lists processes in start order with their reported end and liveness', () => {
@@ -20,7 +21,7 @@ describe('ProcessRegistry', () => {
   });
 
   it('asks the OS by default: this process exists, an unused PID does not', () => {
-    expect(pidExists(process.pid)).toBe(true);
-    expect(pidExists(2 ** 22 + 12345)).toBe(false);
+    expect(processAlive(process.pid)).toBe(true);
+    expect(processAlive(2 ** 22 + 12345)).toBe(false);
   });
 });

@@ -3,6 +3,7 @@
  * killed by SIGKILL cannot say so; `alive` (checked when listed) tells that case apart.
  */
 import type { KillSignal } from '../model.js';
+import { processAlive } from '../../protocol/process-alive.js';
 
 /** One stdio mock process as the control server knows it. */
 export interface ProcessInfo {
@@ -18,21 +19,11 @@ export interface ProcessInfo {
 /** Tells whether a PID exists; the default asks the OS with signal 0. */
 export type AliveCheck = (pid: number) => boolean;
 
-/** True while a process with this PID exists (EPERM: it exists but is not ours to signal). */
-export function pidExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The process list of one run. */
 export class ProcessRegistry {
   private entries = new Map<number, Omit<ProcessInfo, 'alive'>>();
 
-  constructor(private readonly isAlive: AliveCheck = pidExists) {}
+  constructor(private readonly isAlive: AliveCheck = processAlive) {}
 
   /** A process started (a PID reused after a reset starts a fresh entry). */
   started(pid: number, at: number): void {

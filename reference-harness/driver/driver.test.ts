@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { REFERENCE_FEATURES } from './session.js';
 import {
-  isGone,
   startInProcess,
   waitFor,
   writeTestBackend,
   type InProcessDriver,
   type TestBackend,
 } from './test-support.js';
+import { processAlive } from '../../protocol/process-alive.js';
 
 const INIT = { protocolVersion: 'draft', suiteVersion: '0.1.0' };
 const event = (input: Record<string, string | boolean>, extra: Record<string, string> = {}) => ({
@@ -15,7 +15,7 @@ const event = (input: Record<string, string | boolean>, extra: Record<string, st
 });
 
 /** Real time is unavoidable with a backend process; these bounds are far above the typical cost. */
-const MARGINS = {
+const REFERENCE_DRIVER_TEST_MARGINS = {
   /** A cancellation or budget this short still lets the request reach the hanging backend's pipe. */
   interruptAfterMs: 300,
   /** An interrupted call must settle long before the subscription's own deadline. */
@@ -114,7 +114,7 @@ describe('reference driver: configure', () => {
     expect(await driver.request('configure', { registration: backend.registration() })).toMatchObject({
       result: { accepted: true },
     });
-    expect(isGone(first as number)).toBe(true);
+    expect(!processAlive(first as number)).toBe(true);
   });
 });
 
@@ -176,13 +176,13 @@ describe('reference driver: invoke', () => {
   });
 
   it('cancelAfterMs interrupts a hanging call: deny, interrupted, ending cancelled', async () => {
-    await configured({ timeoutMs: MARGINS.longDeadlineMs, failurePolicy: 'fail-open' });
+    await configured({ timeoutMs: REFERENCE_DRIVER_TEST_MARGINS.longDeadlineMs, failurePolicy: 'fail-open' });
     const started = performance.now();
     const answer = await driver.request('invoke', {
       ...event({ hang: true }),
-      cancelAfterMs: MARGINS.interruptAfterMs,
+      cancelAfterMs: REFERENCE_DRIVER_TEST_MARGINS.interruptAfterMs,
     });
-    expect(performance.now() - started).toBeLessThan(MARGINS.longDeadlineMs / 2);
+    expect(performance.now() - started).toBeLessThan(REFERENCE_DRIVER_TEST_MARGINS.longDeadlineMs / 2);
     expect(answer.result).toMatchObject({
       decision: 'deny',
       interrupted: true,
@@ -192,10 +192,10 @@ describe('reference driver: invoke', () => {
   });
 
   it('budgetMs expires a hanging call: deny, interrupted, ending budget-expired', async () => {
-    await configured({ timeoutMs: MARGINS.longDeadlineMs, failurePolicy: 'fail-open' });
+    await configured({ timeoutMs: REFERENCE_DRIVER_TEST_MARGINS.longDeadlineMs, failurePolicy: 'fail-open' });
     const answer = await driver.request('invoke', {
       ...event({ hang: true }),
-      budgetMs: MARGINS.interruptAfterMs,
+      budgetMs: REFERENCE_DRIVER_TEST_MARGINS.interruptAfterMs,
     });
     expect(answer.result).toMatchObject({
       decision: 'deny',
@@ -263,7 +263,7 @@ describe('reference driver: close and shutdown', () => {
     await driver.request('invoke', event({ command: 'ls' }));
     const pid = backend.pids().at(-1) as number;
     expect(await driver.request('close')).toMatchObject({ result: {} });
-    expect(isGone(pid)).toBe(true);
+    expect(!processAlive(pid)).toBe(true);
     const before = backend.received().length;
     const after = await driver.request('invoke', event({ command: 'ls' }));
     expect(after.error).toMatchObject({ code: -32012, data: { code: 'harness-closed' } });
@@ -272,7 +272,7 @@ describe('reference driver: close and shutdown', () => {
   });
 
   it('close ends an invoke in flight: interrupted, ending closed, never continue', async () => {
-    await configured({ timeoutMs: MARGINS.longDeadlineMs, failurePolicy: 'fail-open' });
+    await configured({ timeoutMs: REFERENCE_DRIVER_TEST_MARGINS.longDeadlineMs, failurePolicy: 'fail-open' });
     const before = backend.frames().length;
     const inflight = driver.request('invoke', event({ hang: true }));
     // Wait for the request to reach the backend, so the close really interrupts a delivery.
@@ -287,7 +287,7 @@ describe('reference driver: close and shutdown', () => {
     await driver.request('invoke', event({ command: 'ls' }));
     const pid = backend.pids().at(-1) as number;
     expect(await driver.end()).toBe(0);
-    expect(isGone(pid)).toBe(true);
+    expect(!processAlive(pid)).toBe(true);
   });
 
   it('an aborted signal ends the run the same way', async () => {

@@ -157,16 +157,6 @@ export function startInProcess(extra: Partial<ReferenceDriverIo> = {}): InProces
   };
 }
 
-/** True once no process with this PID exists. */
-export function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
-
 /** Waits until `condition` holds, checking every few milliseconds; fails after `limitMs`. */
 export async function waitFor(condition: () => boolean, limitMs = 10_000): Promise<void> {
   const started = performance.now();

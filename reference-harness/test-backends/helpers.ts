@@ -10,7 +10,7 @@ export const STDIO_BACKEND = fileURLToPath(new URL('./stdio-backend.mjs', import
  * Named margins for tests that need real time (child processes, sockets). This 2-core VM is
  * noisy and a node child takes ~150 ms to boot, so every bound is several times the typical cost.
  */
-export const MARGINS = {
+export const TEST_BACKEND_MARGINS = {
   /** SIGTERM grace given to transports under test. */
   killGraceMs: 300,
   /** Extra time allowed beyond a grace for the reap to be observed. */
@@ -29,16 +29,6 @@ export function requestFrame(id: number | string, params: Record<string, unknown
 /** A notification frame for the test backend. */
 export function notificationFrame(params: Record<string, unknown> = {}): string {
   return JSON.stringify({ jsonrpc: '2.0', method: 'hooks/observe', params });
-}
-
-/** True once no process with this PID exists (kill(pid, 0) throws ESRCH). */
-export function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
 }
 
 /**

@@ -4,7 +4,7 @@ import { systemClock } from '../../protocol/clock.js';
 import { bearerFromEnv, bearerFromProvider, type BearerSource } from '../auth/bearer.js';
 import { startTestServer, type TestServer } from '../test-backends/http-test-server.js';
 import {
-  MARGINS,
+  TEST_BACKEND_MARGINS,
   handleCounts,
   notificationFrame,
   recordingContext,
@@ -181,7 +181,7 @@ describe('HTTP transport: requests', () => {
     const t0 = performance.now();
     ctx.controller.abort(new DOMException('deadline', 'TimeoutError'));
     expectFailure(await pending, 'deadline-exceeded', 'deadline');
-    expect(performance.now() - t0).toBeLessThan(MARGINS.promptMs);
+    expect(performance.now() - t0).toBeLessThan(TEST_BACKEND_MARGINS.promptMs);
     await server.socketsClosed();
   });
 

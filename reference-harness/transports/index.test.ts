@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../protocol/clock.js';
 import { startTestServer, type TestServer } from '../test-backends/http-test-server.js';
-import { MARGINS, STDIO_BACKEND, recordingContext, requestFrame } from '../test-backends/helpers.js';
+import {
+  TEST_BACKEND_MARGINS,
+  STDIO_BACKEND,
+  recordingContext,
+  requestFrame,
+} from '../test-backends/helpers.js';
 import type { BackendTransport } from '../transport.js';
 import {
   TransportConfigError,
@@ -21,7 +26,7 @@ afterEach(async () => {
 const deps = (env: Record<string, string | undefined> = {}): TransportDeps => ({
   clock: systemClock,
   env,
-  killGraceMs: MARGINS.killGraceMs,
+  killGraceMs: TEST_BACKEND_MARGINS.killGraceMs,
 });
 
 function build(...args: Parameters<typeof createTransportForBackend>) {

@@ -5,17 +5,17 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../protocol/clock.js';
 import type { NdjsonItem } from '../../protocol/ndjson.js';
 import {
-  MARGINS,
+  TEST_BACKEND_MARGINS,
   STDIO_BACKEND,
   fileWritten,
   handleCounts,
-  isGone,
   notificationFrame,
   recordingContext,
   requestFrame,
 } from '../test-backends/helpers.js';
 import type { BackendTransport, TransportReply } from '../transport.js';
 import { createPerEventStdioTransport } from './stdio-per-event.js';
+import { processAlive } from '../../protocol/process-alive.js';
 
 const open: BackendTransport[] = [];
 afterEach(async () => {
@@ -28,7 +28,7 @@ function backend(args: string[], command?: string, isNoise?: (item: NdjsonItem) 
     args: command ? args : [STDIO_BACKEND, ...args],
     env: {},
     clock: systemClock,
-    killGraceMs: MARGINS.killGraceMs,
+    killGraceMs: TEST_BACKEND_MARGINS.killGraceMs,
     ...(isNoise === undefined ? {} : { isNoise }),
   });
   open.push(t);
@@ -114,15 +114,15 @@ describe('per-event stdio transport', () => {
     const pending = t.request(requestFrame(1), ctx);
     const pid = await pidOfPending(t, ctx);
     // The record proves the child is up with its SIGTERM handler installed.
-    await fileWritten(file, MARGINS.reapMs * 2);
+    await fileWritten(file, TEST_BACKEND_MARGINS.reapMs * 2);
     const t0 = performance.now();
     ctx.controller.abort();
     expectFailure(await pending, 'deadline-exceeded', 'deadline');
-    expect(performance.now() - t0).toBeLessThan(MARGINS.promptMs);
+    expect(performance.now() - t0).toBeLessThan(TEST_BACKEND_MARGINS.promptMs);
     await t.close();
     // The SIGTERM went out at the abort; only SIGKILL after the grace ended the child.
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(MARGINS.killGraceMs - 5);
-    expect(isGone(pid)).toBe(true);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(TEST_BACKEND_MARGINS.killGraceMs - 5);
+    expect(!processAlive(pid)).toBe(true);
     expect(t.livePids()).toEqual([]);
     expect(await handleCounts()).toEqual(before);
     expectFailure(await t.request(requestFrame(2), recordingContext()), 'process', 'stdio.closed');
@@ -136,7 +136,9 @@ describe('per-event stdio transport', () => {
     const pid = await pidOfPending(t, ctx);
     ctx.controller.abort();
     expectFailure(await pending, 'deadline-exceeded', 'deadline');
-    await vi.waitFor(() => expect(isGone(pid)).toBe(true), { timeout: MARGINS.killGraceMs + MARGINS.reapMs });
+    await vi.waitFor(() => expect(!processAlive(pid)).toBe(true), {
+      timeout: TEST_BACKEND_MARGINS.killGraceMs + TEST_BACKEND_MARGINS.reapMs,
+    });
   });
 
   it('settles a pending request as closed when the transport closes under it', async () => {
@@ -146,7 +148,7 @@ describe('per-event stdio transport', () => {
     const pid = await pidOfPending(t, ctx);
     await t.close();
     expectFailure(await pending, 'process', 'stdio.closed');
-    expect(isGone(pid)).toBe(true);
+    expect(!processAlive(pid)).toBe(true);
   });
 
   it('does not start anything for an already aborted signal', async () => {
@@ -165,7 +167,7 @@ describe('per-event stdio transport', () => {
     const [pid] = t.livePids();
     expect(pid).toBeTypeOf('number');
     await t.close();
-    expect(isGone(pid as number)).toBe(true);
+    expect(!processAlive(pid as number)).toBe(true);
   });
 
   it('writes exactly the one line and closes stdin', async () => {
@@ -173,7 +175,7 @@ describe('per-event stdio transport', () => {
     const t = backend(['echo', `record=${file}`]);
     expect(await t.notify(notificationFrame({ n: 1 }), recordingContext())).toEqual({ ok: true });
     // The child exits by itself only if stdin was closed after the one line.
-    await vi.waitFor(() => expect(t.livePids()).toEqual([]), { timeout: MARGINS.reapMs * 2 });
+    await vi.waitFor(() => expect(t.livePids()).toEqual([]), { timeout: TEST_BACKEND_MARGINS.reapMs * 2 });
     expect(readFileSync(file, 'utf8')).toBe(`${notificationFrame({ n: 1 })}\n`);
   });
 });

@@ -7,10 +7,9 @@ import type { NdjsonItem } from '../../protocol/ndjson.js';
 import { Cancellation } from '../cancellation.js';
 import { TranscriptRecorder } from '../transcript.js';
 import {
-  MARGINS,
+  TEST_BACKEND_MARGINS,
   STDIO_BACKEND,
   handleCounts,
-  isGone,
   notificationFrame,
   recordingContext,
   requestFrame,
@@ -18,6 +17,7 @@ import {
 import type { BackendTransport, TransportReply } from '../transport.js';
 import { HarnessSendContext } from './abortable.js';
 import { createPersistentStdioTransport } from './stdio-persistent.js';
+import { processAlive } from '../../protocol/process-alive.js';
 
 const open: BackendTransport[] = [];
 afterEach(async () => {
@@ -38,7 +38,7 @@ function backend(
     args: extra.command ? args : [STDIO_BACKEND, ...args],
     env: extra.env ?? {},
     clock: systemClock,
-    killGraceMs: MARGINS.killGraceMs,
+    killGraceMs: TEST_BACKEND_MARGINS.killGraceMs,
     ...(extra.maxFrameBytes === undefined ? {} : { maxFrameBytes: extra.maxFrameBytes }),
     ...(extra.isNoise === undefined ? {} : { isNoise: extra.isNoise }),
   });
@@ -113,7 +113,9 @@ describe('persistent stdio transport', () => {
     // on its way on a loaded machine: it must be reaped within the margin, not before this line.
     const replacement = t.livePids().filter((pid) => pid !== first);
     expect(replacement).toHaveLength(1);
-    await vi.waitFor(() => expect(t.livePids()).toEqual(replacement), { timeout: MARGINS.reapMs });
+    await vi.waitFor(() => expect(t.livePids()).toEqual(replacement), {
+      timeout: TEST_BACKEND_MARGINS.reapMs,
+    });
   });
 
   it('treats a startup banner as a malformed reply', async () => {
@@ -196,7 +198,7 @@ describe('persistent stdio transport', () => {
     const t = backend(['echo']);
     expectOk(await t.request(requestFrame(1, { mode: 'exit-1-after-reply' }), recordingContext()));
     const pid = onlyPid(t);
-    await vi.waitFor(() => expect(t.livePids()).toEqual([]), { timeout: MARGINS.reapMs });
+    await vi.waitFor(() => expect(t.livePids()).toEqual([]), { timeout: TEST_BACKEND_MARGINS.reapMs });
     expectOk(await t.request(requestFrame(2), recordingContext()));
     expect(onlyPid(t)).not.toBe(pid);
   });
@@ -250,25 +252,30 @@ describe('persistent stdio transport', () => {
     const t0 = performance.now();
     queued.controller.abort();
     expectFailure(await second, 'deadline-exceeded', 'deadline');
-    expect(performance.now() - t0).toBeLessThan(MARGINS.promptMs);
+    expect(performance.now() - t0).toBeLessThan(TEST_BACKEND_MARGINS.promptMs);
     expect(queued.frames).toEqual([]);
     held.controller.abort();
     expectFailure(await first, 'deadline-exceeded', 'deadline');
     expectOk(await t.request(requestFrame(3), recordingContext()));
     expect(t.livePids()).not.toContain(pid);
-    await vi.waitFor(() => expect(isGone(pid)).toBe(true), { timeout: MARGINS.killGraceMs + MARGINS.reapMs });
+    await vi.waitFor(() => expect(!processAlive(pid)).toBe(true), {
+      timeout: TEST_BACKEND_MARGINS.killGraceMs + TEST_BACKEND_MARGINS.reapMs,
+    });
   });
 
   it('ends a pending request at once on abort and hands a later reply to onLateReply once', async () => {
     const t = backend(['echo']);
     const ctx = recordingContext();
-    const pending = t.request(requestFrame(7, { mode: 'slow', delayMs: MARGINS.slowReplyMs }), ctx);
+    const pending = t.request(
+      requestFrame(7, { mode: 'slow', delayMs: TEST_BACKEND_MARGINS.slowReplyMs }),
+      ctx,
+    );
     await ctx.framesSeen('out', 1);
     const pid = onlyPid(t);
     const t0 = performance.now();
     ctx.controller.abort(new DOMException('deadline', 'TimeoutError'));
     const reply = await pending;
-    expect(performance.now() - t0).toBeLessThan(MARGINS.promptMs);
+    expect(performance.now() - t0).toBeLessThan(TEST_BACKEND_MARGINS.promptMs);
     expect(ctx.lateReplies).toEqual([]);
     expect(expectFailure(reply, 'deadline-exceeded', 'deadline')).toContain('TimeoutError');
     expect(JSON.parse(await ctx.lateReply())).toMatchObject({ id: 7 });
@@ -306,9 +313,9 @@ describe('persistent stdio transport', () => {
     const t0 = performance.now();
     await t.close();
     const elapsed = performance.now() - t0;
-    expect(isGone(pid)).toBe(true);
-    expect(elapsed).toBeGreaterThanOrEqual(MARGINS.killGraceMs - 5);
-    expect(elapsed).toBeLessThan(MARGINS.killGraceMs + MARGINS.reapMs);
+    expect(!processAlive(pid)).toBe(true);
+    expect(elapsed).toBeGreaterThanOrEqual(TEST_BACKEND_MARGINS.killGraceMs - 5);
+    expect(elapsed).toBeLessThan(TEST_BACKEND_MARGINS.killGraceMs + TEST_BACKEND_MARGINS.reapMs);
     expect(t.livePids()).toEqual([]);
     expect(await handleCounts()).toEqual(before);
     await t.close();

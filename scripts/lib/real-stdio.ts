@@ -5,9 +5,10 @@ import { createHarness, type Harness } from '../../reference-harness/index.js';
 import { REAL_STDIO_PROFILE, hostileStreamArb } from './hostile-arbitraries.js';
 import { delayBefore, type HostileStream } from './hostile-model.js';
 import { judgedLate, stdioAllowed, type TimingBands } from './real-expectations.js';
-import { ControlChannel, processGone } from './real-control.js';
+import { ControlChannel } from './real-control.js';
 import type { RealAdapter, RealCall } from './real-run.js';
 import { registrationFor } from './run-support.js';
+import { processAlive } from '../../protocol/process-alive.js';
 
 const HOSTILE_STDIO = fileURLToPath(
   new URL('../../reference-harness/test-backends/hostile-stdio.mjs', import.meta.url),
@@ -137,7 +138,7 @@ export async function stdioAdapter(margins: RealMargins, killGraceMs: number): P
           problems.push(`harness left processes running: ${h.livePids().join(', ')}`);
       }
       await control.stop();
-      const alive = [...control.pids].filter((pid) => !processGone(pid));
+      const alive = [...control.pids].filter((pid) => !!processAlive(pid));
       if (alive.length > 0) problems.push(`hostile children still running after close: ${alive.join(', ')}`);
       return problems;
     },

@@ -10,7 +10,7 @@ import { conformanceCase } from '../kit/case.js';
 import { CaseFailure } from '../kit/finding.js';
 import { hasRequirement, toFinding, type StepFault } from './faults.js';
 import { describeFrame } from './frames.js';
-import { scaledMargins } from './margins.js';
+import { scaledBackendMargins } from './margins.js';
 import { appliesTo, caseName, stepsFor, type Probe, type ProbeStep } from './probe.js';
 import { redactJson, redactText } from './redact.js';
 import { runSession, type SessionRun } from './session.js';
@@ -85,7 +85,7 @@ const sessions = new Map<string, Promise<SessionRun>>();
 export function declareProbes(probes: readonly Probe[]): void {
   const { target, settings } = providedTarget();
   const binding = bindingOf(target.endpoint);
-  const margins = scaledMargins(settings.timeoutScale);
+  const margins = scaledBackendMargins(settings.timeoutScale);
   const secrets = secretsOf(target);
   for (const probe of probes) {
     if (!appliesTo(probe, binding)) continue;

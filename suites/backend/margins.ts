@@ -1,3 +1,5 @@
+import { scaledMargins, type ScaledTable } from '../kit/scale.js';
+
 /**
  * Named real-time margins of the backend suites. Real time is unavoidable here (a third-party
  * process or server), and this 2-core VM is noisy: a node child boots in ~150 ms, so each bound
@@ -17,13 +19,7 @@ export const BACKEND_MARGINS = {
   preflightFloorMs: 5_000,
 } as const;
 
-/** Margins after `--timeout-scale`. */
-export function scaledMargins(scale: number): { [K in keyof typeof BACKEND_MARGINS]: number } {
-  return {
-    spawnMs: BACKEND_MARGINS.spawnMs * scale,
-    silenceWindowMs: BACKEND_MARGINS.silenceWindowMs * scale,
-    killGraceMs: BACKEND_MARGINS.killGraceMs * scale,
-    caseSlackMs: BACKEND_MARGINS.caseSlackMs * scale,
-    preflightFloorMs: BACKEND_MARGINS.preflightFloorMs * scale,
-  };
+/** Margins after `--timeout-scale`, rounded as every scaled margin is (`scaledMs`). */
+export function scaledBackendMargins(scale: number): ScaledTable<typeof BACKEND_MARGINS> {
+  return scaledMargins(BACKEND_MARGINS, scale);
 }

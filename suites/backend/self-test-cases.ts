@@ -48,23 +48,6 @@ export const SELF_TEST_RUN_TIMEOUT_MS = 300_000;
  */
 export const SELF_TEST_PARALLEL_RUNS = 2;
 
-/** A small semaphore: at most `slots` self-test runs at a time within one test file. */
-export function limiter(slots: number): <T>(work: () => Promise<T>) => Promise<T> {
-  let free = slots;
-  const waiting: (() => void)[] = [];
-  return async (work) => {
-    if (free === 0) await new Promise<void>((resolve) => waiting.push(resolve));
-    else free -= 1;
-    try {
-      return await work();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else free += 1;
-    }
-  };
-}
-
 /** Runs one self-test case and checks its exit code, its failed requirements and its evidence. */
 export async function checkSelfTest(c: SelfTestCase): Promise<void> {
   const env = c.token ? { [SELF_TEST_TOKEN.env]: SELF_TEST_TOKEN.value } : {};

@@ -4,10 +4,10 @@ import { describe, it } from 'vitest';
 import {
   BROKEN_HTTP_RUNS,
   checkSelfTest,
-  limiter,
   SELF_TEST_PARALLEL_RUNS,
   SELF_TEST_RUN_TIMEOUT_MS,
 } from './self-test-cases.js';
+import { limiter } from '../kit/test-support/limiter.js';
 
 const slot = limiter(SELF_TEST_PARALLEL_RUNS);
 

@@ -7,10 +7,10 @@ import {
   BROKEN_STDIO_RUNS,
   checkSelfTest,
   CORRECT_RUNS,
-  limiter,
   SELF_TEST_PARALLEL_RUNS,
   SELF_TEST_RUN_TIMEOUT_MS,
 } from './self-test-cases.js';
+import { limiter } from '../kit/test-support/limiter.js';
 
 const slot = limiter(SELF_TEST_PARALLEL_RUNS);
 

@@ -9,7 +9,8 @@ import {
   DriverUnavailableError,
 } from './errors.js';
 import { startDriver } from './start.js';
-import { FAKE_DRIVER, MARGINS, isGone } from './test-drivers/margins.js';
+import { FAKE_DRIVER, DRIVER_TEST_MARGINS } from './test-drivers/margins.js';
+import { processAlive } from '../../protocol/process-alive.js';
 
 const INIT = { protocolVersion: 'draft', suiteVersion: '0.1.0' };
 const EVENT = { call: { id: 'call_1' }, tool: { name: 'Bash', input: { command: 'ls' } } };
@@ -92,15 +93,15 @@ describe('DriverClient against a driver that cannot be exercised', () => {
   it('a driver that never answers initialize fails within the scaled timeout', async () => {
     const started = performance.now();
     const client = fake('silent', {
-      timeouts: { initializeMs: MARGINS.shortInitializeMs / 2 },
+      timeouts: { initializeMs: DRIVER_TEST_MARGINS.shortInitializeMs / 2 },
       timeoutScale: 2,
     });
     const error = (await rejection(client.initialize(INIT))) as DriverUnavailableError;
     const elapsed = performance.now() - started;
     expect(error.reason).toBe('initialize-timeout');
-    expect(error.message).toContain(`within ${MARGINS.shortInitializeMs} ms`);
-    expect(elapsed).toBeGreaterThanOrEqual(MARGINS.shortInitializeMs - 5);
-    expect(elapsed).toBeLessThan(MARGINS.shortInitializeMs + MARGINS.spawnMs);
+    expect(error.message).toContain(`within ${DRIVER_TEST_MARGINS.shortInitializeMs} ms`);
+    expect(elapsed).toBeGreaterThanOrEqual(DRIVER_TEST_MARGINS.shortInitializeMs - 5);
+    expect(elapsed).toBeLessThan(DRIVER_TEST_MARGINS.shortInitializeMs + DRIVER_TEST_MARGINS.spawnMs);
   });
 
   it('an initialize refused with a JSON-RPC error is DriverUnavailableError (initialize-refused)', async () => {
@@ -192,15 +193,15 @@ describe('DriverClient timeouts and disposal', () => {
   });
 
   it('dispose escalates to SIGKILL for a driver that ignores SIGTERM, and is safe twice', async () => {
-    const client = fake('ignore-term', { killGraceMs: MARGINS.killGraceMs });
+    const client = fake('ignore-term', { killGraceMs: DRIVER_TEST_MARGINS.killGraceMs });
     await client.initialize(INIT);
     const pid = client.pid as number;
     const started = performance.now();
     const first = client.dispose();
     expect(client.dispose()).toBe(first);
     await first;
-    expect(performance.now() - started).toBeGreaterThanOrEqual(MARGINS.killGraceMs - 5);
-    expect(isGone(pid)).toBe(true);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(DRIVER_TEST_MARGINS.killGraceMs - 5);
+    expect(!processAlive(pid)).toBe(true);
     expect(client.exited).toBe(true);
     const after = (await rejection(client.invoke({ event: EVENT }))) as DriverUnavailableError;
     expect(after.reason).toBe('disposed');

@@ -11,6 +11,7 @@ import {
   type DriverClientOptions,
   type DriverTimeouts,
 } from './client-options.js';
+import { scaledMs } from '../kit/scale.js';
 import { DriverProcess, type DriverExit } from './driver-process.js';
 import {
   DriverCallError,
@@ -106,7 +107,7 @@ export class DriverClient {
     this.scale = scale;
     this.clock = options.clock ?? systemClock;
     this.timeouts = { ...DEFAULT_DRIVER_TIMEOUTS, ...options.timeouts };
-    this.killGraceMs = (options.killGraceMs ?? DEFAULT_DRIVER_KILL_GRACE_MS) * scale;
+    this.killGraceMs = scaledMs(options.killGraceMs ?? DEFAULT_DRIVER_KILL_GRACE_MS, scale);
     this.process = new DriverProcess(
       command,
       {
@@ -204,7 +205,7 @@ export class DriverClient {
   private async call(method: DriverMethod, params: object, options: DriverCallOptions): Promise<unknown> {
     if (this.failure) throw this.failure;
     const id = this.nextId++;
-    const timeoutMs = (options.timeoutMs ?? this.timeouts[TIMEOUT_KEYS[method]]) * this.scale;
+    const timeoutMs = scaledMs(options.timeoutMs ?? this.timeouts[TIMEOUT_KEYS[method]], this.scale);
     const stopTimer = new AbortController();
     const reply = new Promise<unknown>((resolve, reject) =>
       this.pending.set(id, { method, resolve, reject }),
@@ -248,7 +249,7 @@ export class DriverClient {
       this.probing ??= this.probe().finally(() => {
         this.probing = undefined;
       });
-      const probeMs = this.timeouts.probeMs * this.scale;
+      const probeMs = scaledMs(this.timeouts.probeMs, this.scale);
       if (!(await this.probing)) {
         this.fail(
           this.unavailable(
@@ -273,7 +274,7 @@ export class DriverClient {
         reject: () => resolve(true),
       }),
     );
-    const expired = this.clock.sleep(this.timeouts.probeMs * this.scale, stop.signal).then(
+    const expired = this.clock.sleep(scaledMs(this.timeouts.probeMs, this.scale), stop.signal).then(
       () => false,
       () => false,
     );

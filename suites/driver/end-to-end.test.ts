@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_SCENARIOS, startHttpMock, type HttpMock } from '../../mock-backend/index.js';
 import type { DriverClient } from './client.js';
 import { startDriver } from './start.js';
-import { MARGINS } from './test-drivers/margins.js';
+import { DRIVER_TEST_MARGINS } from './test-drivers/margins.js';
 
 // The whole chain as the suites will use it: client -> reference driver (a real process) ->
 // reference harness -> HTTP mock backend, with the driver's report checked against the wire.
@@ -25,7 +25,9 @@ let mock: HttpMock;
 let client: DriverClient;
 beforeAll(async () => {
   mock = await startHttpMock({ scenario: scenario('deny-dangerous-command'), control: false });
-  ({ client } = await startDriver(COMMAND, INIT, { timeouts: { initializeMs: MARGINS.tsxBootMs } }));
+  ({ client } = await startDriver(COMMAND, INIT, {
+    timeouts: { initializeMs: DRIVER_TEST_MARGINS.tsxBootMs },
+  }));
 });
 afterAll(async () => {
   await client?.dispose();

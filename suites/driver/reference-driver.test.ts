@@ -4,13 +4,14 @@ import type { DriverClient } from './client.js';
 import { DriverCallError } from './errors.js';
 import { startDriver } from './start.js';
 import { writeInlineBackend, type InlineBackend } from './test-drivers/inline-backend.js';
-import { MARGINS, isGone } from './test-drivers/margins.js';
+import { DRIVER_TEST_MARGINS } from './test-drivers/margins.js';
+import { processAlive } from '../../protocol/process-alive.js';
 
 // The reference harness's driver as a real process, exactly as `ahp-conformance harness` runs it.
 const REFERENCE_DRIVER = fileURLToPath(new URL('../../bin/ahp-reference-driver.mjs', import.meta.url));
 const COMMAND = [process.execPath, REFERENCE_DRIVER];
 const INIT = { protocolVersion: 'draft', suiteVersion: '0.1.0' };
-const TIMEOUTS = { initializeMs: MARGINS.tsxBootMs };
+const TIMEOUTS = { initializeMs: DRIVER_TEST_MARGINS.tsxBootMs };
 const call = (input: Record<string, string | boolean>, id = 'call_1') => ({
   event: { session: { id: 'sess_1' }, call: { id }, tool: { name: 'Bash', input } },
 });
@@ -91,11 +92,11 @@ describe('the reference driver (bin) through the client', () => {
     await c.invoke(call({ command: 'ls' }));
     const driverPid = c.pid as number;
     const backendPid = backend.pids().at(-1) as number;
-    expect(isGone(backendPid)).toBe(false);
+    expect(!processAlive(backendPid)).toBe(false);
     await c.dispose();
-    expect(isGone(driverPid)).toBe(true);
+    expect(!processAlive(driverPid)).toBe(true);
     // A clean exit (not SIGKILL) after SIGTERM: the driver closed its harness, reaping the backend.
     expect(c.exit).toEqual({ exitCode: 0 });
-    expect(isGone(backendPid)).toBe(true);
+    expect(!processAlive(backendPid)).toBe(true);
   });
 });

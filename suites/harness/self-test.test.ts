@@ -18,6 +18,7 @@ import type { SuiteSettings } from '../kit/case-meta.js';
 import { groupProblems } from '../kit/problems.js';
 import type { HarnessTarget } from './kit/provided.js';
 import { OPERATION_CASE_LABEL } from './families/edit-case-data.js';
+import { limiter } from '../kit/test-support/limiter.js';
 
 const REFERENCE_DRIVER = fileURLToPath(new URL('../../bin/ahp-reference-driver.mjs', import.meta.url));
 
@@ -30,22 +31,7 @@ const TWIN_PROPERTY_RUNS = 15;
 
 const SETTINGS: SuiteSettings = { timeoutScale: 1, seed: 20_250_101, runs: 25, protocolVersion: 'draft' };
 
-/** A tiny semaphore, so that the concurrent tests below share PARALLEL_RUNS slots. */
-function limiter(slots: number): <T>(work: () => Promise<T>) => Promise<T> {
-  let free = slots;
-  const waiting: Array<() => void> = [];
-  return async (work) => {
-    if (free === 0) await new Promise<void>((resolve) => waiting.push(resolve));
-    else free--;
-    try {
-      return await work();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else free++;
-    }
-  };
-}
+// The concurrent tests below share PARALLEL_RUNS slots.
 const slot = limiter(PARALLEL_RUNS);
 
 async function run(

@@ -2,6 +2,7 @@ import { test, type TestContext } from 'vitest';
 import type { JsonValue } from '../../protocol/json.js';
 import { requirementById, type RequirementLevel } from '../../protocol/requirements.js';
 import { CaseFailure, type Finding } from './finding.js';
+import { scaled } from './settings.js';
 import {
   BLOCKED_PREFIX,
   TARGET_STOPPED_PREFIX,
@@ -18,7 +19,7 @@ export interface CaseSpec {
   /** Defaults to the catalogue level of the first requirement. */
   level?: RequirementLevel;
   transports?: string[];
-  /** Per-case timeout for vitest, in ms before scaling. */
+  /** Per-case timeout for vitest, in ms before the run's timeout scale. */
   timeoutMs?: number;
   /** Runs beside the file's other concurrent cases (the body must not share state with them). */
   concurrent?: boolean;
@@ -62,18 +63,14 @@ function metaFor(spec: CaseSpec): CaseMeta {
 }
 
 /** Declares one conformance case as a vitest test carrying its requirement metadata. */
-export function conformanceCase(
-  spec: CaseSpec,
-  body: (ctx: CaseContext) => Promise<void> | void,
-  scale = 1,
-): void {
+export function conformanceCase(spec: CaseSpec, body: (ctx: CaseContext) => Promise<void> | void): void {
   const meta = metaFor(spec);
   test(
     spec.name,
     // Declared up front so that `list` sees the metadata without running the case.
     {
       meta: { ahp: meta },
-      timeout: Math.round((spec.timeoutMs ?? 20_000) * scale),
+      timeout: scaled(spec.timeoutMs ?? 20_000),
       ...(spec.concurrent === true ? { concurrent: true } : {}),
     },
     async (vitestContext) => {

@@ -10,7 +10,7 @@ import type { StdioCommand } from '../../control/mock-control.js';
  * quiet and several seconds under load, so every bound is many times the typical cost. They
  * bound failures only; passing tests never wait for them.
  */
-export const MARGINS = {
+export const MOCK_PROCESS_MARGINS = {
   /** Boot of a spawned mock (node + tsx + control registration) plus its first reply. */
   spawnMs: 30_000,
   /** A reply that is due must arrive within this. */
@@ -90,7 +90,7 @@ export function spawnMock(command: StdioCommand, env: Record<string, string> = {
     exited,
     write: (data) => void child.stdin?.write(data),
     endStdin: (data) => void (data === undefined ? child.stdin?.end() : child.stdin?.end(data)),
-    until(predicate, what, timeoutMs = MARGINS.replyMs) {
+    until(predicate, what, timeoutMs = MOCK_PROCESS_MARGINS.replyMs) {
       if (predicate()) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => {

@@ -7,7 +7,7 @@ export const FAKE_DRIVER = fileURLToPath(new URL('./fake-driver.mjs', import.met
  * Named margins for tests that need real time. This 2-core VM is noisy: a plain node child boots
  * in ~150 ms and a tsx-loaded TypeScript driver in ~1 s, so each bound is several times that.
  */
-export const MARGINS = {
+export const DRIVER_TEST_MARGINS = {
   /** Boot of a plain node child, with slack for a loaded machine. */
   spawnMs: 3_000,
   /** Boot of the reference driver through tsx (transpiles on first load). */
@@ -17,13 +17,3 @@ export const MARGINS = {
   /** Kill grace used against a SIGTERM-ignoring driver. */
   killGraceMs: 300,
 } as const;
-
-/** True once no process with this PID exists (kill(pid, 0) throws ESRCH). */
-export function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}

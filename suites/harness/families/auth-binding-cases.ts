@@ -32,7 +32,7 @@ const NON_PORTABLE = [
 ] as const;
 
 /** Declares the refusal of each non-portable binding (configure only, over HTTP). */
-export function declareNonPortableAuthCases(fixture: HarnessFixture, scale: number): void {
+export function declareNonPortableAuthCases(fixture: HarnessFixture): void {
   for (const binding of NON_PORTABLE) {
     driverCase(
       fixture,
@@ -64,7 +64,6 @@ export function declareNonPortableAuthCases(fixture: HarnessFixture, scale: numb
           ]);
         }
       },
-      scale,
     );
   }
 }

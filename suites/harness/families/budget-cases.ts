@@ -14,6 +14,7 @@ import type { HarnessFixture } from '../kit/fixture.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { noDeliveryAfterExpiry } from './budget-cleanup.js';
 import { deliveredAtMost, settlesWithin } from './deadline-timing.js';
+import { scaled } from '../../kit/settings.js';
 
 /**
  * The budget of the expiring cases (unscaled): long enough for the request to reach the mock
@@ -50,17 +51,13 @@ function expected(because: string) {
   return { ...expired, because };
 }
 
-/** The budget cases of `transport`, every time scaled by `scale`. */
-export function budgetCases(
-  fixture: HarnessFixture,
-  transport: HarnessTransport,
-  scale: number,
-): HarnessCase[] {
-  const budgetMs = Math.round(BUDGET_MS[transport] * scale);
-  const deadlineMs = Math.round(DEADLINE_MS * scale);
+/** The budget cases of `transport`, every time scaled by the run's timeout scale. */
+export function budgetCases(fixture: HarnessFixture, transport: HarnessTransport): HarnessCase[] {
+  const budgetMs = scaled(BUDGET_MS[transport]);
+  const deadlineMs = scaled(DEADLINE_MS);
   const slowFailure: Behaviour = {
     kind: 'delay',
-    ms: Math.round(SLOW_FAILURE_MS * scale),
+    ms: scaled(SLOW_FAILURE_MS),
     then: { kind: 'rpc-error', code: -32603, message: 'temporarily unavailable' },
   };
   const slowFailuresThenSuccess: Behaviour = {
@@ -98,9 +95,9 @@ export function budgetCases(
       requirements: ['AHPX-BUD-002'],
       transport,
       policy: 'fail-open',
-      deadline: transport === 'stdio-persistent' ? Math.round(PERSISTENT_SHORT_DEADLINE_MS * scale) : 'short',
+      deadline: transport === 'stdio-persistent' ? scaled(PERSISTENT_SHORT_DEADLINE_MS) : 'short',
       behaviour: { kind: 'hang' },
-      invoke: { budgetMs: Math.round(LONG_BUDGET_MS * scale) },
+      invoke: { budgetMs: scaled(LONG_BUDGET_MS) },
       // The subscription's deadline, not the longer budget, must end the call.
       expect: { rule: 'budget.shorter-deadline-applies' },
       checks: [
@@ -145,7 +142,7 @@ export function budgetCases(
       observe: { behaviour: { kind: 'respond' } },
       invoke: { budgetMs },
       expect: { ...expected('the budget ends the call while its request is pending') },
-      checks: [byBudget, noDeliveryAfterExpiry(fixture, budgetMs)],
+      checks: [byBudget, noDeliveryAfterExpiry(budgetMs)],
       // A budget that ends the call before its request reached the mock (a process start or a
       // loaded socket outlasted it) leaves cleanup nothing to resend: the attempt runs again.
       needsPendingRequest: 'what the cleanup after expiry delivers',

@@ -5,10 +5,10 @@
  */
 import type { CaseCheck, CaseRunContext, StepRun } from '../kit/case-model.js';
 import { findingsOf } from '../kit/rules.js';
-import type { HarnessFixture } from '../kit/fixture.js';
 import type { WireFrame } from '../kit/wire-records.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { DELIVERY_SLACK_MS } from './deadline-timing.js';
+import { scaled } from '../../kit/settings.js';
 
 /**
  * How long after the call settled the suite keeps watching for deliveries its cleanup must not
@@ -71,18 +71,16 @@ export function strayDeliveries(
 }
 
 /** The check: watch for `CLEANUP_WATCH_MS` after the call settled, then judge what arrived. */
-export function noDeliveryAfterExpiry(fixture: HarnessFixture, budgetMs: number): CaseCheck {
+export function noDeliveryAfterExpiry(budgetMs: number): CaseCheck {
   return {
     name: 'cleanup delivers nothing after the budget expired',
     async run(run: StepRun, context: CaseRunContext) {
-      const { state } = fixture;
-      const scale = state.settings.timeoutScale;
-      const watchMs = Math.round(CLEANUP_WATCH_MS[context.testCase.transport] * scale);
+      const watchMs = scaled(CLEANUP_WATCH_MS[context.testCase.transport]);
       // Nothing is awaited here but the absence of a frame: the watch is a bounded wait.
       await new Promise((resolve) => setTimeout(resolve, watchMs));
       const frames = context.recordsNow(run.index).frames.map((frame) => ({ frame, wallMs: frame.atWallMs }));
       const entry = run.result.audit.find((a) => a.backendId === context.backendId && a.mode !== 'observe');
-      const stray = strayDeliveries(frames, budgetMs, DELIVERY_SLACK_MS * scale, entry?.attempts);
+      const stray = strayDeliveries(frames, budgetMs, scaled(DELIVERY_SLACK_MS), entry?.attempts);
       return findingsOf('budget.cleanup-not-permission', stray);
     },
   };

@@ -2,13 +2,9 @@
  * The enclosing call budget (AHPX-BUD-*) over HTTP (budget-cases.ts; the stdio cases are in
  * budget-stdio-persistent and budget-stdio-per_event, as files run in parallel).
  */
-import { inject } from 'vitest';
 import { harnessCases } from '../kit/define.js';
 import { useHarnessFixture } from '../kit/fixture.js';
-import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { budgetCases } from './budget-cases.js';
 
 const fixture = useHarnessFixture({ concurrent: true });
-const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
-
-harnessCases(fixture, budgetCases(fixture, 'http', scale));
+harnessCases(fixture, budgetCases(fixture, 'http'));

@@ -19,7 +19,7 @@ import { CaseFailure } from '../../kit/finding.js';
 import { refusedValidRegistration } from '../kit/run-case.js';
 import { caseEvent, stepIds } from '../kit/run-step.js';
 import { CaseSteps, issuedBySuite } from '../kit/step-identity.js';
-import type { HarnessTransport, ScaledMargins } from '../kit/timing.js';
+import type { HarnessTransport, ScaledHarnessMargins } from '../kit/timing.js';
 import { bytesText } from '../kit/wire-records.js';
 import { chainProblems, type ChainExpectation } from './chain-judge.js';
 
@@ -30,7 +30,7 @@ const TRANSPORT_PREFERENCE: readonly HarnessTransport[] = ['http', 'stdio-persis
 export interface ChainBackendSpec {
   subscriptions: ('fail-open' | 'fail-closed' | 'observe')[];
   /** Default `[]` at once. */
-  reply?: Behaviour | ((margins: ScaledMargins) => Behaviour);
+  reply?: Behaviour | ((margins: ScaledHarnessMargins) => Behaviour);
 }
 
 /** A case with several backends. Its name is path-like and starts with its first requirement. */
@@ -55,7 +55,7 @@ export function chainTransport(announced: readonly HarnessTransport[]): HarnessT
   return TRANSPORT_PREFERENCE.find((t) => announced.includes(t));
 }
 
-function subscriptionsOf(spec: ChainBackendSpec, margins: ScaledMargins): SetSubscription[] {
+function subscriptionsOf(spec: ChainBackendSpec, margins: ScaledHarnessMargins): SetSubscription[] {
   return spec.subscriptions.map((s) =>
     s === 'observe'
       ? { mode: 'observe' }
@@ -63,7 +63,7 @@ function subscriptionsOf(spec: ChainBackendSpec, margins: ScaledMargins): SetSub
   );
 }
 
-function replyOf(spec: ChainBackendSpec, margins: ScaledMargins): Behaviour {
+function replyOf(spec: ChainBackendSpec, margins: ScaledHarnessMargins): Behaviour {
   const reply = spec.reply ?? { kind: 'respond' };
   return typeof reply === 'function' ? reply(margins) : reply;
 }
@@ -151,11 +151,7 @@ async function runChainCase(state: FixtureState, spec: ChainCaseSpec, ctx: CaseC
 }
 
 /** Declares each chain case (hand-written: it drives the fixture's first lane itself). */
-export function declareChainCases(
-  fixture: HarnessFixture,
-  specs: readonly ChainCaseSpec[],
-  scale: number,
-): void {
+export function declareChainCases(fixture: HarnessFixture, specs: readonly ChainCaseSpec[]): void {
   for (const spec of specs) {
     const needs = new Set<KnownFeature>(spec.needs ?? []);
     if (spec.cancel) needs.add('cancel');
@@ -164,7 +160,6 @@ export function declareChainCases(
       { name: spec.name, requirements: spec.requirements, transports: [...TRANSPORT_PREFERENCE] },
       { transport: 'any', features: [...needs] },
       (ctx, state) => runChainCase(state, spec, ctx),
-      scale,
     );
   }
 }

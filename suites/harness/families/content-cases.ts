@@ -313,7 +313,7 @@ const UPLOAD_SPECS: readonly ContentSubscriptionSpec[] = [
 ];
 
 /** Declares the content cases on `fixture`. */
-export function declareContentCases(fixture: HarnessFixture, scale: number): void {
+export function declareContentCases(fixture: HarnessFixture): void {
   for (const type of Object.keys(CONTENT_EVENTS)) {
     driverCase(
       fixture,
@@ -338,7 +338,6 @@ export function declareContentCases(fixture: HarnessFixture, scale: number): voi
         );
         if (problems.length > 0) throw new CaseFailure(problems);
       },
-      scale,
     );
   }
   const selectionCase = (name: string, specs: readonly ContentSubscriptionSpec[]) =>
@@ -370,7 +369,6 @@ export function declareContentCases(fixture: HarnessFixture, scale: number): voi
         );
         if (problems.length > 0) throw new CaseFailure(problems);
       },
-      scale,
     );
   selectionCase(
     'AHP-CONTENT-002/selection:body-metadata-omit/each-subscription-its-own-view-nothing-withheld-elsewhere',

@@ -10,8 +10,6 @@
 import type { HarnessCase } from '../kit/case-model.js';
 import { useHarnessFixture } from '../kit/fixture.js';
 import { runCase } from '../kit/run-case.js';
-import { inject } from 'vitest';
-import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { CaseFailure } from '../../kit/finding.js';
 import { findingsOf } from '../kit/rules.js';
 import { claimFor, claimProblems, interceptionTransports } from './core-claim-rules.js';
@@ -23,8 +21,6 @@ import { declareHostPermissionCases } from './host-permission-cases.js';
 
 // Every case here runs through runCase, so consecutive cases with the same registration may share it.
 const fixture = useHarnessFixture({ reuseConfigured: true });
-const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
-
 driverCase(
   fixture,
   { name: 'AHP-CORE-001/claim-states-role-bindings-and-profiles', requirements: ['AHP-CORE-001'] },
@@ -34,7 +30,6 @@ driverCase(
     const problems = claimProblems(info);
     if (problems.length > 0) throw new CaseFailure(findingsOf('claim.consistent', problems));
   },
-  scale,
 );
 
 driverCase(
@@ -62,10 +57,9 @@ driverCase(
       await runCase(state, probe, ctx);
     }
   },
-  scale,
 );
 
 harnessCases(fixture, [...unknownFieldCases(), ...wireEventCases()]);
 
-declareHostPermissionCases(fixture, scale);
-declareContentCases(fixture, scale);
+declareHostPermissionCases(fixture);
+declareContentCases(fixture);

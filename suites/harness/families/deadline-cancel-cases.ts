@@ -10,6 +10,7 @@ import type { HarnessCase } from '../kit/case-model.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { settlesWithin } from './deadline-timing.js';
+import { scaled } from '../../kit/settings.js';
 
 /**
  * When the call is cancelled, from the start of the call: long enough for the request to have
@@ -35,15 +36,11 @@ const DEADLINE_MS: Readonly<Record<HarnessTransport, number>> = {
 };
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
 
-/** The interruption cases of `transport`, every time scaled by `scale`. */
-export function cancelCases(
-  fixture: HarnessFixture,
-  transport: HarnessTransport,
-  scale: number,
-): HarnessCase[] {
+/** The interruption cases of `transport`, every time scaled by the run's timeout scale. */
+export function cancelCases(fixture: HarnessFixture, transport: HarnessTransport): HarnessCase[] {
   const cases: HarnessCase[] = [];
-  const cancelAfterMs = Math.round(CANCEL_AFTER_MS[transport] * scale);
-  const deadline = Math.round(DEADLINE_MS[transport] * scale);
+  const cancelAfterMs = scaled(CANCEL_AFTER_MS[transport]);
+  const deadline = scaled(DEADLINE_MS[transport]);
   const endsAtCancel = settlesWithin(
     fixture,
     'the cancellation',
@@ -70,7 +67,7 @@ export function cancelCases(
     deadline,
     behaviour: {
       kind: 'delay',
-      ms: cancelAfterMs + Math.round(REPLY_AFTER_CANCEL_MS * scale),
+      ms: cancelAfterMs + scaled(REPLY_AFTER_CANCEL_MS),
       then: { kind: 'respond', effects: [] },
     },
     invoke: { cancelAfterMs },

@@ -1,11 +1,7 @@
 /** Interruption (AHPX-INT-001, AHPX-INT-002) over per_event stdio (deadline-cancel-cases.ts). */
-import { inject } from 'vitest';
 import { harnessCases } from '../kit/define.js';
 import { useHarnessFixture } from '../kit/fixture.js';
-import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { cancelCases } from './deadline-cancel-cases.js';
 
 const fixture = useHarnessFixture({ concurrent: true });
-const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
-
-harnessCases(fixture, cancelCases(fixture, 'stdio-per_event', scale));
+harnessCases(fixture, cancelCases(fixture, 'stdio-per_event'));

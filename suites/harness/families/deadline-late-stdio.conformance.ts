@@ -4,13 +4,9 @@
  * HTTP cases are in deadline.conformance.ts). A file of its own: each case spends a long deadline
  * in full, and files run in parallel.
  */
-import { inject } from 'vitest';
 import { harnessCases } from '../kit/define.js';
 import { useHarnessFixture } from '../kit/fixture.js';
-import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { lateReplyCases } from './deadline-late.js';
 
 const fixture = useHarnessFixture({ concurrent: true });
-const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
-
-harnessCases(fixture, lateReplyCases(fixture, 'stdio-persistent', scale));
+harnessCases(fixture, lateReplyCases(fixture, 'stdio-persistent'));

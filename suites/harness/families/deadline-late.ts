@@ -7,6 +7,7 @@ import type { HarnessCase } from '../kit/case-model.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { settlesByTheDeadline } from './deadline-timing.js';
+import { scaled } from '../../kit/settings.js';
 
 /**
  * The timeline, from the first request's arrival at the mock: the first call's deadline ends at
@@ -33,18 +34,17 @@ const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
 export function lateReplyCases(
   fixture: HarnessFixture,
   transport: Exclude<HarnessTransport, 'stdio-per_event'>,
-  scale: number,
 ): HarnessCase[] {
   return POLICIES.map((policy) => ({
     name: `AHPX-DL-002/transport:${transport}/policy:${policy}/late-reply-changes-nothing-then-or-later`,
     requirements: ['AHPX-DL-002'],
     transport,
     policy,
-    deadline: Math.round(DEADLINE_MS[transport] * scale),
+    deadline: scaled(DEADLINE_MS[transport]),
     // A late deny: had the harness taken it, the first call would deny even under fail-open.
     behaviour: {
       kind: 'delay',
-      ms: Math.round((DEADLINE_MS[transport] + LATE_BY_MS) * scale),
+      ms: scaled(DEADLINE_MS[transport] + LATE_BY_MS),
       then: { kind: 'deny', reason: 'late deny' },
     },
     checks: [settlesByTheDeadline(fixture)],
@@ -52,7 +52,7 @@ export function lateReplyCases(
       {
         behaviour: {
           kind: 'delay',
-          ms: Math.round(SECOND_CALL_DELAY_MS * scale),
+          ms: scaled(SECOND_CALL_DELAY_MS),
           then: { kind: 'respond', effects: [] },
         },
       },

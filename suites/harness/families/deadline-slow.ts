@@ -8,6 +8,7 @@ import type { HarnessCase } from '../kit/case-model.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { settlesByTheDeadline } from './deadline-timing.js';
+import { scaled } from '../../kit/settings.js';
 
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
 
@@ -48,11 +49,7 @@ export function justLateCases(): HarnessCase[] {
 }
 
 /** The slow-backend cases of `transport`, one per policy. */
-export function slowBackendCases(
-  fixture: HarnessFixture,
-  transport: HarnessTransport,
-  scale: number,
-): HarnessCase[] {
+export function slowBackendCases(fixture: HarnessFixture, transport: HarnessTransport): HarnessCase[] {
   return POLICIES.map((policy) => ({
     name: `AHP-FAIL-002/transport:${transport}/policy:${policy}/slow-backend-settles-by-the-deadline`,
     requirements: ['AHP-FAIL-002'],
@@ -60,9 +57,7 @@ export function slowBackendCases(
     policy,
     behaviour: { kind: 'deny', reason: 'late deny' },
     late: true,
-    ...(transport === 'stdio-persistent'
-      ? { deadline: Math.round(PERSISTENT_SLOW_DEADLINE_MS * scale) }
-      : {}),
+    ...(transport === 'stdio-persistent' ? { deadline: scaled(PERSISTENT_SLOW_DEADLINE_MS) } : {}),
     checks: [settlesByTheDeadline(fixture)],
   }));
 }

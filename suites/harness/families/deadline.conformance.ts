@@ -6,7 +6,6 @@
  * their deadlines are spent in full, and in one file they made it the run's longest by far
  * (cases of a file run in order, files in parallel).
  */
-import { inject } from 'vitest';
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { JsonValue } from '../../../protocol/json.js';
 import type { HarnessCase } from '../kit/case-model.js';
@@ -14,7 +13,6 @@ import { driverCase, harnessCases } from '../kit/define.js';
 import { configureHarness } from '../kit/driver-session.js';
 import { useHarnessFixture } from '../kit/fixture.js';
 import { anyTransport } from '../kit/features.js';
-import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { caseRegistration } from '../kit/registration.js';
 import { finding } from '../kit/rules.js';
 import { CaseFailure } from '../../kit/finding.js';
@@ -25,7 +23,6 @@ import { justLateCases, slowBackendCases } from './deadline-slow.js';
 import { settlesByTheDeadline } from './deadline-timing.js';
 
 const fixture = useHarnessFixture({ concurrent: true });
-const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
 
 /** Values that are not a positive integer, each with the name its case carries. */
@@ -37,7 +34,7 @@ const INVALID_TIMEOUTS: ReadonlyArray<[string, JsonValue]> = [
 ];
 
 const cases: HarnessCase[] = [];
-cases.push(...slowBackendCases(fixture, 'http', scale), ...justLateCases());
+cases.push(...slowBackendCases(fixture, 'http'), ...justLateCases());
 
 for (const policy of POLICIES) {
   // The HTTP mock accepts the connection and reads the request, then never answers.
@@ -51,7 +48,7 @@ for (const policy of POLICIES) {
   });
 }
 
-harnessCases(fixture, [...cases, ...lateReplyCases(fixture, 'http', scale)]);
+harnessCases(fixture, [...cases, ...lateReplyCases(fixture, 'http')]);
 
 // Registration checks: only `configure` runs, so any transport the driver announces serves.
 for (const [label, value] of INVALID_TIMEOUTS) {
@@ -73,7 +70,6 @@ for (const [label, value] of INVALID_TIMEOUTS) {
         },
         ctx,
       ),
-    scale,
   );
 }
 
@@ -105,6 +101,5 @@ for (const timeoutMs of [100, 30_000]) {
         ]);
       }
     },
-    scale,
   );
 }

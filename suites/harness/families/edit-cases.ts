@@ -249,14 +249,13 @@ async function runOperationCase(ctx: CaseContext, state: FixtureState): Promise<
 }
 
 /** Declares the AHP-EDIT-001 cases. */
-export function declareEditCases(fixture: HarnessFixture, scale: number): void {
+export function declareEditCases(fixture: HarnessFixture): void {
   for (const c of EDIT_CASES) {
     driverCase(
       fixture,
       { name: `AHP-EDIT-001/${c.label}`, requirements: ['AHP-EDIT-001'], transports: [...EDIT_TRANSPORTS] },
       c.observe ? { transport: 'any', features: ['observe'] } : { transport: 'any' },
       (ctx, state) => runEditCase(ctx, state, c),
-      scale,
     );
   }
   driverCase(
@@ -268,6 +267,5 @@ export function declareEditCases(fixture: HarnessFixture, scale: number): void {
     },
     { transport: 'any' },
     (ctx, state) => runOperationCase(ctx, state),
-    scale,
   );
 }

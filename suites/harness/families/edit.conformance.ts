@@ -2,12 +2,8 @@
 // one mock: replace and shallow merge as the next interceptor and the observers see them, whole-
 // response atomic acceptance with the failure policy applied once, and the advertised authority
 // (edit-cases.ts, data in edit-case-data.ts).
-import { inject } from 'vitest';
 import { useHarnessFixture } from '../kit/fixture.js';
-import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { declareEditCases } from './edit-cases.js';
 
 const fixture = useHarnessFixture();
-const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
-
-declareEditCases(fixture, scale);
+declareEditCases(fixture);

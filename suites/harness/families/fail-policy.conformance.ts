@@ -6,10 +6,8 @@
 // in its mode (registration-dispatch-cases.ts; the mode cases on several backends through
 // chain-cases.ts). Only bearer and oauth are portable endpoint authentication, and a bearer
 // token travels only in the Authorization header (auth-binding-cases.ts).
-import { inject } from 'vitest';
 import { harnessCases } from '../kit/define.js';
 import { useHarnessFixture } from '../kit/fixture.js';
-import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { bearerPlacementCases, declareNonPortableAuthCases } from './auth-binding-cases.js';
 import { observerFailureCases } from './fail-observe-cases.js';
 import { observerRetryCases } from './observe-retry-cases.js';
@@ -22,8 +20,6 @@ import {
 } from './registration-dispatch-cases.js';
 
 const fixture = useHarnessFixture();
-const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
-
 harnessCases(fixture, [
   ...registrationRefusalCases(),
   ...observerFailureCases(),
@@ -31,7 +27,7 @@ harnessCases(fixture, [
   ...bearerPlacementCases(),
 ]);
 
-declareDocumentShapeCases(fixture, scale);
-declareDispatchCases(fixture, scale);
-declareChainCases(fixture, dispatchModeCases(), scale);
-declareNonPortableAuthCases(fixture, scale);
+declareDocumentShapeCases(fixture);
+declareDispatchCases(fixture);
+declareChainCases(fixture, dispatchModeCases());
+declareNonPortableAuthCases(fixture);

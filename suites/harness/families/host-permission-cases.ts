@@ -204,7 +204,7 @@ function harnessCase(spec: HostCase, transport: HarnessTransport): HarnessCase {
 }
 
 /** Declares the host-permission cases on the first transport the driver announces. */
-export function declareHostPermissionCases(fixture: HarnessFixture, scale: number): void {
+export function declareHostPermissionCases(fixture: HarnessFixture): void {
   for (const spec of HOST_CASES) {
     driverCase(
       fixture,
@@ -216,7 +216,6 @@ export function declareHostPermissionCases(fixture: HarnessFixture, scale: numbe
       async (ctx, state) => {
         await runCase(state, harnessCase(spec, anyTransport(state.info)), ctx);
       },
-      scale,
     );
   }
 }

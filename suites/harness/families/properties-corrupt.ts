@@ -27,7 +27,7 @@ const corrupt: fc.Arbitrary<Uint8Array> = fc.oneof(
 );
 
 /** Declares the property's case on the file's fixture. */
-export function declareCorruptProperty(fixture: HarnessFixture, scale: number): void {
+export function declareCorruptProperty(fixture: HarnessFixture): void {
   driverCase(
     fixture,
     {
@@ -68,6 +68,5 @@ export function declareCorruptProperty(fixture: HarnessFixture, scale: number): 
         ];
       });
     },
-    scale,
   );
 }

@@ -22,7 +22,7 @@ const link = fc.record({
 const links = fc.array(link, { minLength: 1, maxLength: 3 });
 
 /** Declares the property's case on the file's fixture. */
-export function declareDecisionProperty(fixture: HarnessFixture, scale: number): void {
+export function declareDecisionProperty(fixture: HarnessFixture): void {
   driverCase(
     fixture,
     {
@@ -49,6 +49,5 @@ export function declareDecisionProperty(fixture: HarnessFixture, scale: number):
         return compareWithPrediction(run, predicted);
       });
     },
-    scale,
   );
 }

@@ -17,6 +17,7 @@ import {
   runCallPlan,
 } from './properties-support.js';
 import { DELIVERY_SLACK_MS } from './deadline-timing.js';
+import { scaled } from '../../kit/settings.js';
 
 const shape = {
   policy: fc.constantFrom('fail-open' as const, 'fail-closed' as const),
@@ -26,7 +27,7 @@ const shape = {
 };
 
 /** Declares the property's case on the file's fixture. */
-export function declareRetryProperty(fixture: HarnessFixture, scale: number): void {
+export function declareRetryProperty(fixture: HarnessFixture): void {
   driverCase(
     fixture,
     {
@@ -78,7 +79,7 @@ export function declareRetryProperty(fixture: HarnessFixture, scale: number): vo
               ),
             );
           }
-          if (first && arrivalGapMs(first, r) > timeoutMs + DELIVERY_SLACK_MS * scale) {
+          if (first && arrivalGapMs(first, r) > timeoutMs + scaled(DELIVERY_SLACK_MS)) {
             problems.push(
               finding(
                 'retry.inside-the-deadline',
@@ -90,6 +91,5 @@ export function declareRetryProperty(fixture: HarnessFixture, scale: number): vo
         return problems;
       });
     },
-    scale,
   );
 }

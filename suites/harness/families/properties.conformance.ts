@@ -4,16 +4,12 @@
  * retries resend identical bytes inside the deadline, corrupt streams never continue under
  * fail-closed. One file, one driver: each run is a real configure + invoke.
  */
-import { inject } from 'vitest';
 import { useHarnessFixture } from '../kit/fixture.js';
-import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { declareCorruptProperty } from './properties-corrupt.js';
 import { declareDecisionProperty } from './properties-decision.js';
 import { declareRetryProperty } from './properties-retry.js';
 
 const fixture = useHarnessFixture();
-const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
-
-declareDecisionProperty(fixture, scale);
-declareRetryProperty(fixture, scale);
-declareCorruptProperty(fixture, scale);
+declareDecisionProperty(fixture);
+declareRetryProperty(fixture);
+declareCorruptProperty(fixture);

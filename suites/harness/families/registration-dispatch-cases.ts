@@ -45,7 +45,7 @@ const DOCUMENT_DEFECTS: readonly { label: string; edit(doc: JsonObject): void }[
 ];
 
 /** Declares the AHP-REG-001 refusals (configure only: one transport is enough for a document). */
-export function declareDocumentShapeCases(fixture: HarnessFixture, scale: number): void {
+export function declareDocumentShapeCases(fixture: HarnessFixture): void {
   for (const defect of DOCUMENT_DEFECTS) {
     driverCase(
       fixture,
@@ -78,7 +78,6 @@ export function declareDocumentShapeCases(fixture: HarnessFixture, scale: number
           ]);
         }
       },
-      scale,
     );
   }
 }
@@ -151,7 +150,7 @@ function dispatchCase(
 }
 
 /** Declares the AHP-REG-002 dispatch matrix. */
-export function declareDispatchCases(fixture: HarnessFixture, scale: number): void {
+export function declareDispatchCases(fixture: HarnessFixture): void {
   for (const selector of SELECTORS) {
     driverCase(
       fixture,
@@ -182,7 +181,6 @@ export function declareDispatchCases(fixture: HarnessFixture, scale: number): vo
         }
         await runCase(fixture.state, testCase, ctx);
       },
-      scale,
     );
   }
 }

@@ -5,19 +5,17 @@
  * remains, and never after an explicit deny or a successful `[]`. A driver without
  * `features.retries` leaves these cases `untested`.
  */
-import { inject } from 'vitest';
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { Behaviour } from '../../../mock-backend/index.js';
 import type { HarnessCase } from '../kit/case-model.js';
 import { harnessCases } from '../kit/define.js';
 import { useHarnessFixture } from '../kit/fixture.js';
-import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { HARNESS_TRANSPORTS, type HarnessTransport } from '../kit/timing.js';
 import { deliveredTimes, deliveriesWithinDeadline, settlesWithin } from './deadline-timing.js';
 import { FAIL_FAST, RETRIES, failTwiceThenAnswerCase } from './retry-cases.js';
+import { scaled } from '../../kit/settings.js';
 
 const fixture = useHarnessFixture({ concurrent: true });
-const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
 
 /**
@@ -95,10 +93,10 @@ for (const transport of HARNESS_TRANSPORTS) {
         ],
       });
     }
-    const deadline = Math.round(BOUNDED_DEADLINE_MS[transport] * scale);
+    const deadline = scaled(BOUNDED_DEADLINE_MS[transport]);
     const slowFailure: Behaviour = {
       kind: 'delay',
-      ms: Math.round(SLOW_FAILURE_MS[transport] * scale),
+      ms: scaled(SLOW_FAILURE_MS[transport]),
       then: FAIL_FAST,
     };
     cases.push({

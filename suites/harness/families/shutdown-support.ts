@@ -3,7 +3,6 @@
  * need steps the kit's case runner does not take: close, a second close, an invoke after close),
  * the liveness of backend PIDs, and the mock's view of one call.
  */
-import { readFileSync } from 'node:fs';
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { JsonValue } from '../../../protocol/json.js';
 import type { Scenario } from '../../../mock-backend/index.js';
@@ -19,6 +18,7 @@ import { stepIds } from '../kit/run-step.js';
 import { CaseSteps, issuedBySuite } from '../kit/step-identity.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { decodeFrames, type WireFrame } from '../kit/wire-records.js';
+import { processAlive } from '../../../protocol/process-alive.js';
 
 /** The bound on a whole shutdown, SIGTERM-ignoring backends included (DESIGN.md: 5 s, scaled). */
 export const SHUTDOWN_BOUND_MS = 5000;
@@ -34,36 +34,13 @@ export const REAP_GRACE_MS = 500;
 /** How often the liveness of the backends is looked at again while the grace runs. */
 const REAP_POLL_MS = 25;
 
-/** The state letter of a Linux process (R, S, D, Z, X...), or undefined without /proc. */
-function linuxState(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // "pid (comm) S ...": comm may hold spaces or parentheses, the state follows the last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-  } catch {
-    return undefined;
-  }
-}
-
-/** True while a process with this PID runs: it exists (signal 0 tests without signalling) and has not ended. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    // EPERM: it exists but is not ours to signal; still alive.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  const state = linuxState(pid);
-  return state !== 'Z' && state !== 'X';
-}
-
 /** The PIDs still running once every one has ended or `graceMs` has passed. */
 export async function stillRunningAfter(pids: readonly number[], graceMs: number): Promise<number[]> {
   const started = performance.now();
-  let alive = pids.filter(isAlive);
+  let alive = pids.filter(processAlive);
   while (alive.length > 0 && performance.now() - started < graceMs) {
     await new Promise((resolve) => setTimeout(resolve, REAP_POLL_MS));
-    alive = alive.filter(isAlive);
+    alive = alive.filter(processAlive);
   }
   return alive;
 }

@@ -3,12 +3,10 @@
  * SIGTERM-ignoring one included, within a bound; a second `close` is safe; `invoke` after `close`
  * fails locally and reaches no backend; `close` during a pending call ends it without permission.
  */
-import { inject } from 'vitest';
 import type { CaseContext } from '../../kit/case.js';
 import { DriverCallError } from '../../driver/index.js';
 import { CaseFailure } from '../../kit/finding.js';
 import { failOn, finding } from '../kit/rules.js';
-import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { driverCase } from '../kit/define.js';
 import { closeHarness } from '../kit/driver-session.js';
 import { useHarnessFixture } from '../kit/fixture.js';
@@ -24,9 +22,9 @@ import {
   SHUTDOWN_BOUND_MS,
   stillRunningAfter,
 } from './shutdown-support.js';
+import { scaled } from '../../kit/settings.js';
 
 const fixture = useHarnessFixture();
-const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
 const STDIO: readonly HarnessTransport[] = ['stdio-persistent', 'stdio-per_event'];
 
 function define(
@@ -40,7 +38,6 @@ function define(
     { name, requirements, transports: [transport], timeoutMs: 30_000 },
     { transport, features: ['close'] },
     body,
-    scale,
   );
 }
 
@@ -58,7 +55,7 @@ for (const transport of STDIO) {
     transport,
     async (ctx) => {
       const state = fixture.state;
-      const bound = SHUTDOWN_BOUND_MS * scale;
+      const bound = scaled(SHUTDOWN_BOUND_MS);
       // The per_event backend is caught mid-call (it would exit by itself after a reply).
       const behaviour =
         transport === 'stdio-per_event' ? { kind: 'hang' as const } : { kind: 'respond' as const };
@@ -82,12 +79,12 @@ for (const transport of STDIO) {
       }
       const elapsed = await timedClose();
       await call.catch(() => undefined);
-      const alive = await stillRunningAfter(pids, REAP_GRACE_MS * scale);
+      const alive = await stillRunningAfter(pids, scaled(REAP_GRACE_MS));
       ctx.evidence({ pids, alive, closeMs: Math.round(elapsed) });
       const problems: string[] = [];
       if (alive.length > 0) {
         problems.push(
-          `backend process(es) ${alive.join(', ')} still ran ${REAP_GRACE_MS * scale} ms after close completed`,
+          `backend process(es) ${alive.join(', ')} still ran ${scaled(REAP_GRACE_MS)} ms after close completed`,
         );
       }
       if (elapsed > bound) problems.push(`close took ${Math.round(elapsed)} ms, past the ${bound} ms bound`);

@@ -18,7 +18,7 @@ import { startHttpMock, type HttpMock } from '../../../mock-backend/index.js';
 import type { InvokeResult } from '../../../reference-harness/index.js';
 import { conformanceCase, type CaseContext } from '../../kit/case.js';
 import { HARNESS_TARGET_KEY } from '../kit/provided.js';
-import { scaledMargins } from '../kit/timing.js';
+import { scaledHarnessMargins } from '../kit/timing.js';
 import {
   cancelledProblems,
   deliveredProblems,
@@ -29,26 +29,26 @@ import {
   startCall,
 } from './gated-provider.js';
 import { libraryHarness, type LibraryHarness } from './library-target.js';
+import { scaled } from '../../kit/settings.js';
 
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Declares the auth-callback cases (hooks included) in the calling suite file. */
-export function declareAuthCallbackCases(scale: number): void {
-  const margins = scaledMargins(scale);
-  const s = (ms: number) => Math.round(ms * scale);
+export function declareAuthCallbackCases(): void {
+  const margins = scaledHarnessMargins();
   /**
    * How long the suite watches the mock, after the callback returned, for a request that must not
    * come: a loopback request lands within milliseconds of the token.
    */
-  const WATCH_MS = s(1000);
+  const WATCH_MS = scaled(1000);
   /** The longest the callback stays blocked when the call has not settled without it. */
-  const HOLD_MS = s(1500);
+  const HOLD_MS = scaled(1500);
   /** The short deadline the deadline case runs into while the callback is blocked. */
-  const SHORT_DEADLINE_MS = s(400);
+  const SHORT_DEADLINE_MS = scaled(400);
   /** How long a second caller gets to reach the provider (no I/O lies before it). */
-  const JOIN_MS = s(300);
+  const JOIN_MS = scaled(300);
 
   let http: HttpMock | undefined;
   let resolved: { factory: LibraryHarness } | { unavailable: string } | undefined;
@@ -138,7 +138,6 @@ export function declareAuthCallbackCases(scale: number): void {
         );
       failOn('auth.callback-rechecked', problems);
     },
-    scale,
   );
 
   conformanceCase(
@@ -166,7 +165,6 @@ export function declareAuthCallbackCases(scale: number): void {
         );
       failOn('auth.callback-rechecked', problems);
     },
-    scale,
   );
 
   conformanceCase(
@@ -216,7 +214,6 @@ export function declareAuthCallbackCases(scale: number): void {
         await harness.close();
       }
     },
-    scale,
   );
 
   for (const policy of POLICIES) {
@@ -260,7 +257,6 @@ export function declareAuthCallbackCases(scale: number): void {
           await harness.close();
         }
       },
-      scale,
     );
   }
 }

@@ -3,8 +3,6 @@
  * harness as a library, or a broken twin's library form; `untested` for any other driver. No
  * driver is started here.
  */
-import { inject } from 'vitest';
-import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
 import { declareAuthCallbackCases } from './auth-callback-cases.js';
 
-declareAuthCallbackCases((inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale);
+declareAuthCallbackCases();

@@ -11,17 +11,18 @@ import { startHttpMock, type HttpMock } from '../../../mock-backend/index.js';
 import { createHarness, type TokenProvider } from '../../../reference-harness/index.js';
 import { conformanceCase } from '../../kit/case.js';
 import { HARNESS_TARGET_KEY } from '../kit/provided.js';
-import { scaledMargins } from '../kit/timing.js';
+import { scaledHarnessMargins } from '../kit/timing.js';
 import { policyProblems, runProviderCall } from './auth-provider-check.js';
 import { inProcessUnavailable } from './in-process-target.js';
+import { scaled } from '../../kit/settings.js';
 
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
 
 /** Declares the token-provider cases (hooks included) in the calling suite file. */
-export function declareProviderCases(scale: number): void {
-  const margins = scaledMargins(scale);
+export function declareProviderCases(): void {
+  const margins = scaledHarnessMargins();
   /** The deadline of the slow-acquisition cases; the provider takes far longer than it. */
-  const DEADLINE_MS = Math.round(400 * scale);
+  const DEADLINE_MS = scaled(400);
   let http: HttpMock | undefined;
   beforeAll(async () => {
     if (inProcessUnavailable(inject(HARNESS_TARGET_KEY)) !== undefined) return;
@@ -85,7 +86,6 @@ export function declareProviderCases(scale: number): void {
           problems.push('a request reached the backend although no token was ever acquired');
         failOn('deadline.covers-auth', problems);
       },
-      scale,
     );
     conformanceCase(
       {
@@ -113,7 +113,6 @@ export function declareProviderCases(scale: number): void {
           ]);
         }
       },
-      scale,
     );
   }
 }

@@ -11,11 +11,12 @@ import { startSuiteMocks, type SuiteMocks } from '../kit/mock-endpoints.js';
 import { HARNESS_TARGET_KEY } from '../kit/provided.js';
 import { inProcessUnavailable } from './in-process-target.js';
 import { checkCallerOwnership } from './ownership-check.js';
+import { scaled } from '../../kit/settings.js';
 
 /** Declares the ownership case (hooks included) in the calling suite file. */
-export function declareOwnershipCase(scale: number): void {
+export function declareOwnershipCase(): void {
   /** The reaping bound handed to the harness and the injected transport. */
-  const KILL_GRACE_MS = Math.round(2000 * scale);
+  const KILL_GRACE_MS = scaled(2000);
   let mocks: SuiteMocks | undefined;
   beforeAll(async () => {
     if (inProcessUnavailable(inject(HARNESS_TARGET_KEY)) === undefined) mocks = await startSuiteMocks();
@@ -37,6 +38,5 @@ export function declareOwnershipCase(scale: number): void {
       const problems = await checkCallerOwnership(createHarness, { stdio, httpUrl }, KILL_GRACE_MS);
       failOn('shutdown.caller-owned', problems);
     },
-    scale,
   );
 }

@@ -13,6 +13,7 @@ import type {
 import { createTransportForBackend } from '../../../reference-harness/index.js';
 import { systemClock } from '../../../protocol/clock.js';
 import { PROTOCOL_VERSION } from '../../../protocol/wire-types.js';
+import { processAlive } from '../../../protocol/process-alive.js';
 
 /** Builds a harness from options (the reference `createHarness`, or a broken one in tests). */
 export type HarnessFactory = (options: HarnessOptions) => Harness;
@@ -32,15 +33,6 @@ const subscription = {
   failurePolicy: 'fail-closed',
   content: { default: 'metadata' },
 };
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Runs the check; resolves with its problems (empty when the harness leaves caller-owned things open). */
 export async function checkCallerOwnership(
@@ -91,7 +83,7 @@ export async function checkCallerOwnership(
     const pids = injected.livePids();
     if (pids.length === 0) problems.push('the injected transport has no live backend process after a call');
     await harness.close();
-    const gone = pids.filter((pid) => !isAlive(pid));
+    const gone = pids.filter((pid) => !processAlive(pid));
     if (gone.length > 0)
       problems.push(`close ended the injected transport's backend process(es) ${gone.join(', ')}`);
     const reply = await injected.request(

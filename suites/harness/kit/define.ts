@@ -1,11 +1,9 @@
-import { inject } from 'vitest';
 import { conformanceCase, type CaseContext, type CaseSpec } from '../../kit/case.js';
 import type { HarnessCase } from './case-model.js';
 import { guardCase } from './case-guard.js';
 import type { InitializeResult } from '../../driver/index.js';
 import { unmetNeeds, usableTransports, type Needs } from './features.js';
 import { stopOnStartFailure, type FixtureState, type HarnessFixture } from './fixture.js';
-import { DEFAULT_SETTINGS, SETTINGS_KEY } from './provided.js';
 import type { HarnessTransport } from './timing.js';
 
 /** The vitest timeout of a harness case, before scaling. */
@@ -23,8 +21,6 @@ interface Declared {
 
 /** Declares each as a conformance case; names are unique within the file. */
 function declareAll(fixture: HarnessFixture, declared: readonly Declared[]): void {
-  // Read at collection time: `list` collects without a runner's settings, hence the default.
-  const scale = (inject(SETTINGS_KEY) ?? DEFAULT_SETTINGS).timeoutScale;
   const seen = new Set<string>();
   for (const c of declared) {
     if (seen.has(c.name)) throw new Error(`two harness cases are named "${c.name}"`);
@@ -41,7 +37,6 @@ function declareAll(fixture: HarnessFixture, declared: readonly Declared[]): voi
         concurrent: fixture.concurrent,
       },
       (ctx) => c.run(ctx),
-      scale,
     );
   }
 }
@@ -109,27 +104,22 @@ export function driverCase(
   spec: CaseSpec,
   needs: Needs,
   body: (ctx: CaseContext, state: FixtureState) => Promise<void> | void,
-  scale: number,
 ): void {
-  conformanceCase(
-    spec,
-    async (ctx) => {
-      let state: FixtureState;
-      try {
-        state = fixture.state;
-      } catch (error) {
-        stopOnStartFailure(error, ctx);
-      }
-      const lacking = unmetNeeds(needs, state.info);
-      if (lacking !== undefined) ctx.untested(lacking);
-      state.mocks.control.reset();
-      state.mocks.http.reset();
-      await guardCase(
-        () => state,
-        ctx,
-        async () => body(ctx, state),
-      );
-    },
-    scale,
-  );
+  conformanceCase(spec, async (ctx) => {
+    let state: FixtureState;
+    try {
+      state = fixture.state;
+    } catch (error) {
+      stopOnStartFailure(error, ctx);
+    }
+    const lacking = unmetNeeds(needs, state.info);
+    if (lacking !== undefined) ctx.untested(lacking);
+    state.mocks.control.reset();
+    state.mocks.http.reset();
+    await guardCase(
+      () => state,
+      ctx,
+      async () => body(ctx, state),
+    );
+  });
 }

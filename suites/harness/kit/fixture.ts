@@ -15,7 +15,7 @@ import { providedTarget, type HarnessTarget } from './provided.js';
 import { startSuiteMocks, type SuiteMocks } from './mock-endpoints.js';
 import { guardCase } from './case-guard.js';
 import { launchDriver, laneToken } from './driver-session.js';
-import { scaledMargins, type ScaledMargins } from './timing.js';
+import { scaledHarnessMargins, type ScaledHarnessMargins } from './timing.js';
 import { runCase } from './run-case.js';
 import type { HarnessCase } from './case-model.js';
 
@@ -25,7 +25,7 @@ export { driverEnv, SUITE_VERSION } from './driver-session.js';
 export interface FixtureState {
   target: HarnessTarget;
   settings: SuiteSettings;
-  margins: ScaledMargins;
+  margins: ScaledHarnessMargins;
   client: DriverClient;
   info: InitializeResult;
   mocks: SuiteMocks;
@@ -133,7 +133,7 @@ async function startLane(target: HarnessTarget, settings: SuiteSettings, reuse: 
   const state: FixtureState = {
     target,
     settings,
-    margins: scaledMargins(settings.timeoutScale, settings.precisionScale),
+    margins: scaledHarnessMargins(settings.timeoutScale, settings.precisionScale),
     client,
     info,
     mocks,

@@ -9,7 +9,7 @@
  * and the case runs again with the same deadline.
  */
 import type { StepRun } from './case-model.js';
-import type { ScaledMargins } from './timing.js';
+import type { ScaledHarnessMargins } from './timing.js';
 
 /** Attempts of a just-late case before it gives up on conclusive evidence. */
 export const JUST_LATE_ATTEMPTS = 4;
@@ -40,7 +40,7 @@ export function readJustLate(
   problems: readonly string[],
   timeoutMs: number,
   invokedAtMs: number,
-  margins: Pick<ScaledMargins, 'justLateByMs' | 'justLateWindowMs'>,
+  margins: Pick<ScaledHarnessMargins, 'justLateByMs' | 'justLateWindowMs'>,
 ): JustLateReading {
   const reply = replySentAt(run);
   if (problems.length > 0) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HarnessCase } from './case-model.js';
 import type { Behaviour } from '../../../mock-backend/index.js';
 import { caseTimeoutMs, leavesHarnessClean } from './run-case.js';
-import { scaledMargins } from './timing.js';
+import { scaledHarnessMargins } from './timing.js';
 
 const base: HarnessCase = {
   name: 'AHP-FAIL-001/x',
@@ -36,7 +36,7 @@ describe('leavesHarnessClean', () => {
 });
 
 describe('caseTimeoutMs', () => {
-  const state = { margins: scaledMargins(2) };
+  const state = { margins: scaledHarnessMargins(2) };
   it('is the scaled short deadline for waits, the answer deadline otherwise, or the exact number', () => {
     expect(caseTimeoutMs({ ...base, behaviour: { kind: 'hang' } }, state)).toBe(800);
     expect(caseTimeoutMs({ ...base, transport: 'stdio-per_event', behaviour: { kind: 'hang' } }, state)).toBe(

@@ -1,8 +1,11 @@
+import { scaledMargins } from '../../kit/scale.js';
+import { runTimeoutScale } from '../../kit/settings.js';
+
 /**
  * Every real-time margin of the harness suite, in one place. Cases run real processes and
  * sockets on a noisy 2-core machine (a Node child boots in ~100-300 ms, more under load), so
  * margins are generous and every one is multiplied by `--timeout-scale` (waits also by the
- * machine's measured slowness, see `scaledMargins`). Outcomes are decided from the decision, the
+ * machine's measured slowness, see `scaledHarnessMargins`). Outcomes are decided from the decision, the
  * audit and the wire, never from tight timings.
  */
 export const HARNESS_MARGINS = {
@@ -69,7 +72,7 @@ export const HARNESS_TRANSPORTS: readonly HarnessTransport[] = [
 ];
 
 /** Margins multiplied by the run's timeout scale (integers, as `timeoutMs` must be). */
-export interface ScaledMargins {
+export interface ScaledHarnessMargins {
   answerDeadlineMs: number;
   shortDeadlineMs(transport: HarnessTransport): number;
   lateByMs: number;
@@ -90,20 +93,14 @@ export interface ScaledMargins {
  * not make it miss one (a busy machine's blur makes a just-late attempt inconclusive instead, and
  * the case tries again).
  */
-export function scaledMargins(scale: number, precisionScale: number = scale): ScaledMargins {
-  const s = (ms: number) => Math.max(1, Math.round(ms * scale));
-  const precise = (ms: number) => Math.max(1, Math.round(ms * precisionScale));
-  return {
-    answerDeadlineMs: s(HARNESS_MARGINS.answerDeadlineMs),
-    shortDeadlineMs: (transport) => s(HARNESS_MARGINS.shortDeadlineMs[transport]),
-    lateByMs: s(HARNESS_MARGINS.lateByMs),
-    justLateByMs: precise(HARNESS_MARGINS.justLateByMs),
-    justLateWindowMs: precise(HARNESS_MARGINS.justLateWindowMs),
-    deliveryWaitMs: s(HARNESS_MARGINS.deliveryWaitMs),
-    settleToleranceMs: s(HARNESS_MARGINS.settleToleranceMs),
-    chainReplyDelayMs: s(HARNESS_MARGINS.chainReplyDelayMs),
-    serialSlackMs: s(HARNESS_MARGINS.serialSlackMs),
-    strayFrameWaitMs: s(HARNESS_MARGINS.strayFrameWaitMs),
-    chainCancelAfterMs: s(HARNESS_MARGINS.chainCancelAfterMs),
-  };
+export function scaledHarnessMargins(
+  scale: number = runTimeoutScale(),
+  precisionScale: number = scale,
+): ScaledHarnessMargins {
+  const { shortDeadlineMs, ...waits } = scaledMargins(HARNESS_MARGINS, scale);
+  const precise = scaledMargins(
+    { justLateByMs: HARNESS_MARGINS.justLateByMs, justLateWindowMs: HARNESS_MARGINS.justLateWindowMs },
+    precisionScale,
+  );
+  return { ...waits, ...precise, shortDeadlineMs: (transport) => shortDeadlineMs[transport] };
 }
