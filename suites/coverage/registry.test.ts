@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REQUIREMENTS } from '../../protocol/requirements.js';
+import { REQUIREMENTS, requirementById } from '../../protocol/requirements.js';
 import type { Requirement } from '../../protocol/requirements.js';
 import { buildRegistry, coverageProblems, harnessTwinProof, backendTwinProof, type RegistryInput } from './registry.js';
 
@@ -9,6 +9,7 @@ const req = (id: string, role: Requirement['role'] = 'harness'): Requirement => 
   summary: `summary of ${id}`,
   source: 'ahp',
   reference: `ahp: spec/draft/requirements.json ${id}`,
+  location: requirementById(id)?.location ?? { document: 'spec/draft/base/index.md', anchor: id },
   profiles: ['base'],
   role,
 });

@@ -5,7 +5,6 @@
  * registry incomplete: an ID with neither a case nor an exclusion, cases without a proof on their
  * side, a twin said to break an ID its selection holds no case of.
  */
-import { draftLocation } from '../../protocol/requirement-documents.js';
 import type { Requirement, RequirementLevel, RequirementRole } from '../../protocol/requirements.js';
 import { REQUIREMENTS } from '../../protocol/requirements.js';
 import { TWIN_CATALOGUE, type TwinEntry } from '../../fixtures/broken/catalogue.js';
@@ -125,13 +124,6 @@ export function defaultRegistryInput(cases: readonly CoverageCase[]): RegistryIn
   };
 }
 
-function sentenceOf(r: Requirement): Sentence {
-  const draft = draftLocation(r.id);
-  if (draft) return draft;
-  // An AHPX ID stands for a seed sentence: its section and paragraph, and its locator quote.
-  return { document: r.reference, anchor: r.seedSentence ?? r.id };
-}
-
 /** Builds the registry, one entry per catalogue requirement, in catalogue order. */
 export function buildRegistry(input: RegistryInput): CoverageEntry[] {
   return input.requirements.map((r) => {
@@ -145,7 +137,7 @@ export function buildRegistry(input: RegistryInput): CoverageEntry[] {
       level: r.level,
       role: r.role,
       profiles: r.profiles,
-      sentence: sentenceOf(r),
+      sentence: r.location,
       cases: { harness: casesOn('harness'), backend: casesOn('backend') },
       twins: { harness: twinsOn('harness'), backend: twinsOn('backend') },
       negatives: [...(input.negatives[r.id] ?? [])],
