@@ -9,6 +9,7 @@ import type { Requirement, RequirementLevel, RequirementRole } from '../../proto
 import { REQUIREMENTS } from '../../protocol/requirements.js';
 import { TWIN_CATALOGUE, type TwinEntry } from '../../fixtures/broken/catalogue.js';
 import { BROKEN_HTTP_RUNS, BROKEN_STDIO_RUNS, type SelfTestCase } from '../backend/self-test-runs.js';
+import { backendTwinSource, statedDefect } from './backend-twin-defect.js';
 import { EXCLUSIONS, NEGATIVE_PROOFS, type Exclusion, type NegativeProof } from './proofs.js';
 
 /** The side of the suite a case or a twin belongs to. */
@@ -27,6 +28,8 @@ export interface CoverageCase {
 export interface TwinProof {
   side: Side;
   twin: string;
+  /** What the twin gets wrong, in its own words (the defect it plants). */
+  defect: string;
   /** Requirement IDs its run must fail (MUST) or, for a backend twin, warn on (SHOULD). */
   breaks: string[];
   /** Where it is judged: harness suite files and a case-name pattern, or a backend binding. */
@@ -87,6 +90,7 @@ export function harnessTwinProof(entry: TwinEntry): TwinProof {
   return {
     side: 'harness',
     twin: entry.twin,
+    defect: entry.defect,
     breaks: entry.breaks,
     selection: `${entry.files.join(', ')}${entry.pattern ? ` /${entry.pattern}/` : ''}`,
     selects: (c) =>
@@ -94,11 +98,12 @@ export function harnessTwinProof(entry: TwinEntry): TwinProof {
   };
 }
 
-/** A backend self-test run as a proof: judged over its binding. */
-export function backendTwinProof(run: SelfTestCase): TwinProof {
+/** A backend self-test run as a proof: judged over its binding; `defect` defaults to the twin's own comment. */
+export function backendTwinProof(run: SelfTestCase, defect?: string): TwinProof {
   return {
     side: 'backend',
     twin: run.twin,
+    defect: defect ?? statedDefect(backendTwinSource(run.twin)),
     breaks: [...run.breaks, ...(run.warnings ?? [])],
     selection: `backend over ${run.binding}`,
     selects: (c) => c.role === 'backend' && c.transports.includes(run.binding),
@@ -109,7 +114,7 @@ export function backendTwinProof(run: SelfTestCase): TwinProof {
 export function catalogueTwins(): TwinProof[] {
   return [
     ...TWIN_CATALOGUE.map(harnessTwinProof),
-    ...[...BROKEN_STDIO_RUNS, ...BROKEN_HTTP_RUNS].map(backendTwinProof),
+    ...[...BROKEN_STDIO_RUNS, ...BROKEN_HTTP_RUNS].map((run) => backendTwinProof(run)),
   ];
 }
 
