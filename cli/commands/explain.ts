@@ -39,7 +39,7 @@ export function requirementId(typed: string): string {
   if (IDS.includes(id)) return id;
   const closest = closestName(id, IDS);
   throw new UsageError(
-    `there is no requirement "${typed}"; ${closest === undefined ? '`ahp-conformance list --coverage` lists every ID' : `did you mean ${closest}?`}`,
+    `there is no requirement "${typed}"; ${closest === undefined ? '`ahp-conformance list --coverage` lists every ID.' : `did you mean ${closest}?`}`,
   );
 }
 
@@ -92,7 +92,7 @@ export function createExplainCommand(collect: () => Promise<Collection>): Comman
       });
       const [typed, extra] = argv.positionals as [string, string | undefined];
       if (extra !== undefined) {
-        throw new UsageError(`unexpected argument "${extra}"; explain takes one requirement ID`);
+        throw new UsageError(`unexpected argument "${extra}"; explain takes one requirement ID.`);
       }
       const id = requirementId(typed);
       const collection = await collect();
