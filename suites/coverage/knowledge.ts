@@ -36,10 +36,8 @@ export interface RequirementKnowledge {
   excluded?: Exclusion;
 }
 
-/** A case as the knowledge row needs it: the registry's, with the behaviours it uses. */
-export interface KnownCase extends CoverageCase {
-  behaviours?: string[];
-}
+/** A case as the knowledge row needs it (the registry's, with the behaviours it uses). */
+export type KnownCase = CoverageCase;
 
 /** The row of `id`, or undefined when the catalogue holds no such ID. */
 export function requirementKnowledge(

@@ -22,6 +22,8 @@ export interface CoverageCase {
   role: Side | 'other';
   requirements: string[];
   transports: string[];
+  /** The mock behaviours the case uses, by kind, when its data names them. */
+  behaviours?: string[];
 }
 
 /** One broken twin's claim, in the one vocabulary of both sides: it must fail `breaks`. */
