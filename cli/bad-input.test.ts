@@ -157,6 +157,19 @@ const CASES: Record<string, BadInput> = {
   },
   'validate without files': { argv: ['validate'], says: /give at least 1 file to validate/ },
   'list with an unknown flag': { argv: ['list', '--verbose'], says: /unknown option "--verbose"/ },
+  'explain without an ID': { argv: ['explain'], says: /requirement ID/ },
+  'explain with a misspelt ID': {
+    argv: ['explain', 'AHP-FAIL-01'],
+    says: /there is no requirement "AHP-FAIL-01"; did you mean AHP-FAIL-001\?/,
+  },
+  'explain with an ID far from every known one': {
+    argv: ['explain', 'nothing-like-it'],
+    says: /there is no requirement "nothing-like-it"; `ahp-conformance list --coverage` lists every ID\./,
+  },
+  'explain with two IDs': {
+    argv: ['explain', 'AHP-FAIL-001', 'AHP-FAIL-002'],
+    says: /unexpected argument "AHP-FAIL-002"; explain takes one requirement ID\./,
+  },
 };
 
 describe('bad input: exit 2, one sentence naming the input, no stack trace', () => {

@@ -16,6 +16,7 @@ function ahpx(
     summary,
     source: 'ahpx',
     reference: `seed: ${reference}`,
+    location: { document: `seed: ${reference}`, anchor: seedSentence },
     profiles,
     role: 'harness',
     seedSentence,

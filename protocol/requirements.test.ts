@@ -3,6 +3,7 @@ import {
   AHP_REQUIREMENTS,
   REQUIREMENTS,
   SEED_COVERAGE,
+  draftLocation,
   requirementById,
   requirementsForProfile,
 } from './requirements.js';
@@ -131,6 +132,19 @@ describe('requirements catalogue', () => {
       'AHPX-SHUT-004',
     ]) {
       expect(requirementById(id), id).toBeDefined();
+    }
+  });
+
+  it('places every sentence: an AHP ID in a draft document at its ID, an AHPX ID at its seed quote', () => {
+    for (const r of REQUIREMENTS) {
+      if (r.source === 'ahp') {
+        expect(r.location.document, r.id).toMatch(/^spec\/draft\/.+\.(md|json)$/);
+        expect(r.location.anchor, r.id).toBe(r.id);
+        expect(draftLocation(r.id), r.id).toBe(r.location);
+      } else {
+        expect(r.location, r.id).toEqual({ document: r.reference, anchor: r.seedSentence });
+        expect(draftLocation(r.id), r.id).toBeUndefined();
+      }
     }
   });
 

@@ -32,4 +32,9 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'list every case with its requirement IDs, level and transports (runs nothing)',
     load: async () => (await import('./list.js')).listCommand,
   },
+  {
+    name: 'explain',
+    summary: 'print what the suite knows about one requirement ID: sentence, cases, twins, behaviours',
+    load: async () => (await import('./explain.js')).explainCommand,
+  },
 ];

@@ -19,6 +19,8 @@ export interface CollectedCase {
   level: RequirementLevel;
   transports: string[];
   profiles: string[];
+  /** The mock behaviours the case uses, by kind, when its data names them. */
+  behaviours?: string[];
 }
 
 /** The collection, or the errors that kept a suite file from being collected. */
@@ -90,6 +92,7 @@ export async function collectSources(sources: readonly CaseSource[]): Promise<Co
           level: meta?.level ?? 'MUST',
           transports: meta?.transports ?? [],
           profiles: meta?.profiles ?? [],
+          ...(meta?.behaviours === undefined ? {} : { behaviours: meta.behaviours }),
         });
       }
     }

@@ -3,8 +3,7 @@
  * `Finding`: the requirement it evidences, the rule it breaks (which groups it with the same
  * defect in other cases) and how fundamental it is. Pure.
  */
-import { requirementById } from '../../protocol/requirements.js';
-import { draftLocation } from '../../protocol/requirement-documents.js';
+import { draftLocation, requirementById } from '../../protocol/requirements.js';
 import { FINDING_RANK, type Finding, type FindingRank } from '../kit/finding.js';
 import { RULES, type Rule } from './rules.js';
 import type { TransportFailure } from './session.js';

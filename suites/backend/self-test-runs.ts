@@ -2,7 +2,7 @@
  * The self-certification self-test as data: each example backend (a "twin": a correct one, or one
  * with a deliberate defect), the binding it is run over, and exactly the requirements it must
  * fail (`breaks`, MUST) or warn on (`warnings`, SHOULD). The same vocabulary as the harness twins'
- * catalogue (fixtures/broken/catalogue.ts). Binding-agnostic defects run over HTTP, where a case
+ * declarations (fixtures/broken/lib/judged-by.ts). Binding-agnostic defects run over HTTP, where a case
  * costs no process start; stdio-only defects over stdio. Pure data: the coverage registry reads it.
  */
 import type { BackendBinding } from './target.js';

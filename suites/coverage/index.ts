@@ -1,4 +1,4 @@
-/** The coverage registry's public entry (the CLI's `list --coverage` and the report use it). */
+/** The coverage registry's public entry (the CLI's `list --coverage`, `explain` and the report use it). */
 export {
   buildRegistry,
   catalogueTwins,
@@ -9,5 +9,11 @@ export {
   type RegistryInput,
   type TwinProof,
 } from './registry.js';
+export {
+  requirementKnowledge,
+  type KnownCase,
+  type KnownTwin,
+  type RequirementKnowledge,
+} from './knowledge.js';
 export { claimCoverage, type ProfileCoverage, type UncheckedRequirement } from './claim-coverage.js';
 export { EXCLUSIONS, NEGATIVE_PROOFS, type Exclusion } from './proofs.js';

@@ -1,9 +1,10 @@
 /**
- * What the twin catalogues cannot say about a requirement: the in-test negatives that prove its
- * check can fail (a unit test that feeds the check a misbehaving target), and the requirements no
- * case checks, with the reason the report and `list --coverage` print. Keyed by requirement ID;
- * one entry per line, so that additions rebase cleanly.
+ * What the twins cannot say about a requirement: the in-test negatives that prove its check can
+ * fail (a unit test that feeds the check a misbehaving target), keyed by requirement ID; and the
+ * requirements no case checks, read from the catalogue rows' `exclusion`, with the reason the
+ * report and `list --coverage` print.
  */
+import { REQUIREMENTS, type RequirementExclusion } from '../../protocol/requirements.js';
 
 /** A test that shows a check fails a target that breaks the requirement. */
 export interface NegativeProof {
@@ -13,16 +14,8 @@ export interface NegativeProof {
   shows: string;
 }
 
-/** Why no case checks a requirement. */
-export interface Exclusion {
-  /**
-   * `claim-level`: a statement about the claim or the implementation as a whole, not behaviour
-   * on the wire; `pending`: black-box testable, but no case exists yet (the reason says what is
-   * missing). Both are reported as not checked, never as passed.
-   */
-  kind: 'claim-level' | 'pending';
-  reason: string;
-}
+/** Why no case checks a requirement: the catalogue row's `exclusion`. */
+export type Exclusion = RequirementExclusion;
 
 const negative = (file: string, shows: string): NegativeProof => ({ file, shows });
 
@@ -48,5 +41,7 @@ export const NEGATIVE_PROOFS: Readonly<Record<string, readonly NegativeProof[]>>
   ],
 };
 
-/** Requirements no case checks, by ID. */
-export const EXCLUSIONS: Readonly<Record<string, Exclusion>> = {};
+/** Requirements no case checks, by ID: the catalogue rows that carry an exclusion. */
+export const EXCLUSIONS: Readonly<Record<string, Exclusion>> = Object.fromEntries(
+  REQUIREMENTS.flatMap((r) => (r.exclusion ? [[r.id, r.exclusion]] : [])),
+);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REQUIREMENTS } from '../../protocol/requirements.js';
+import { REQUIREMENTS, requirementById } from '../../protocol/requirements.js';
 import type { Requirement } from '../../protocol/requirements.js';
 import { buildRegistry, coverageProblems, harnessTwinProof, backendTwinProof, type RegistryInput } from './registry.js';
 
@@ -9,6 +9,7 @@ const req = (id: string, role: Requirement['role'] = 'harness'): Requirement => 
   summary: `summary of ${id}`,
   source: 'ahp',
   reference: `ahp: spec/draft/requirements.json ${id}`,
+  location: requirementById(id)?.location ?? { document: 'spec/draft/base/index.md', anchor: id },
   profiles: ['base'],
   role,
 });
@@ -23,7 +24,7 @@ function input(overrides: Partial<RegistryInput> = {}): RegistryInput {
       { name: 'AHP-RPC-001/x', file: 'suites/backend/backend.conformance.ts', role: 'backend', requirements: ['AHP-RPC-001'], transports: ['http'] },
     ],
     twins: [
-      harnessTwinProof({ twin: 'claim-missing', files: [FILE], pattern: 'AHP-CORE-00[12]', breaks: ['AHP-CORE-001'] }),
+      harnessTwinProof({ twin: 'claim-missing', defect: 'leaves the claim out', files: [FILE], pattern: 'AHP-CORE-00[12]', breaks: ['AHP-CORE-001'] }),
       backendTwinProof({ twin: 'broken/wrong-id', binding: 'http', breaks: ['AHP-RPC-001'] }),
     ],
     negatives: {},
@@ -66,7 +67,7 @@ describe('coverage registry', () => {
 
   it('fails a twin whose selection holds no case of what it is said to break', () => {
     const twins = [
-      harnessTwinProof({ twin: 'claim-missing', files: [FILE], pattern: 'AHP-FAIL', breaks: ['AHP-CORE-001'] }),
+      harnessTwinProof({ twin: 'claim-missing', defect: 'leaves the claim out', files: [FILE], pattern: 'AHP-FAIL', breaks: ['AHP-CORE-001'] }),
       backendTwinProof({ twin: 'broken/wrong-id', binding: 'stdio-persistent', breaks: ['AHP-RPC-001', 'AHP-NOPE-001'] }),
     ];
     expect(coverageProblems(input({ twins }))).toEqual([

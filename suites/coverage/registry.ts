@@ -5,11 +5,11 @@
  * registry incomplete: an ID with neither a case nor an exclusion, cases without a proof on their
  * side, a twin said to break an ID its selection holds no case of.
  */
-import { draftLocation } from '../../protocol/requirement-documents.js';
 import type { Requirement, RequirementLevel, RequirementRole } from '../../protocol/requirements.js';
 import { REQUIREMENTS } from '../../protocol/requirements.js';
 import { TWIN_CATALOGUE, type TwinEntry } from '../../fixtures/broken/catalogue.js';
 import { BROKEN_HTTP_RUNS, BROKEN_STDIO_RUNS, type SelfTestCase } from '../backend/self-test-runs.js';
+import { backendTwinSource, statedDefect } from './backend-twin-defect.js';
 import { EXCLUSIONS, NEGATIVE_PROOFS, type Exclusion, type NegativeProof } from './proofs.js';
 
 /** The side of the suite a case or a twin belongs to. */
@@ -22,12 +22,16 @@ export interface CoverageCase {
   role: Side | 'other';
   requirements: string[];
   transports: string[];
+  /** The mock behaviours the case uses, by kind, when its data names them. */
+  behaviours?: string[];
 }
 
 /** One broken twin's claim, in the one vocabulary of both sides: it must fail `breaks`. */
 export interface TwinProof {
   side: Side;
   twin: string;
+  /** What the twin gets wrong, in its own words (the defect it plants). */
+  defect: string;
   /** Requirement IDs its run must fail (MUST) or, for a backend twin, warn on (SHOULD). */
   breaks: string[];
   /** Where it is judged: harness suite files and a case-name pattern, or a backend binding. */
@@ -88,6 +92,7 @@ export function harnessTwinProof(entry: TwinEntry): TwinProof {
   return {
     side: 'harness',
     twin: entry.twin,
+    defect: entry.defect,
     breaks: entry.breaks,
     selection: `${entry.files.join(', ')}${entry.pattern ? ` /${entry.pattern}/` : ''}`,
     selects: (c) =>
@@ -95,11 +100,12 @@ export function harnessTwinProof(entry: TwinEntry): TwinProof {
   };
 }
 
-/** A backend self-test run as a proof: judged over its binding. */
-export function backendTwinProof(run: SelfTestCase): TwinProof {
+/** A backend self-test run as a proof: judged over its binding; `defect` defaults to the twin's own comment. */
+export function backendTwinProof(run: SelfTestCase, defect?: string): TwinProof {
   return {
     side: 'backend',
     twin: run.twin,
+    defect: defect ?? statedDefect(backendTwinSource(run.twin)),
     breaks: [...run.breaks, ...(run.warnings ?? [])],
     selection: `backend over ${run.binding}`,
     selects: (c) => c.role === 'backend' && c.transports.includes(run.binding),
@@ -110,7 +116,7 @@ export function backendTwinProof(run: SelfTestCase): TwinProof {
 export function catalogueTwins(): TwinProof[] {
   return [
     ...TWIN_CATALOGUE.map(harnessTwinProof),
-    ...[...BROKEN_STDIO_RUNS, ...BROKEN_HTTP_RUNS].map(backendTwinProof),
+    ...[...BROKEN_STDIO_RUNS, ...BROKEN_HTTP_RUNS].map((run) => backendTwinProof(run)),
   ];
 }
 
@@ -123,13 +129,6 @@ export function defaultRegistryInput(cases: readonly CoverageCase[]): RegistryIn
     negatives: NEGATIVE_PROOFS,
     exclusions: EXCLUSIONS,
   };
-}
-
-function sentenceOf(r: Requirement): Sentence {
-  const draft = draftLocation(r.id);
-  if (draft) return draft;
-  // An AHPX ID stands for a seed sentence: its section and paragraph, and its locator quote.
-  return { document: r.reference, anchor: r.seedSentence ?? r.id };
 }
 
 /** Builds the registry, one entry per catalogue requirement, in catalogue order. */
@@ -145,7 +144,7 @@ export function buildRegistry(input: RegistryInput): CoverageEntry[] {
       level: r.level,
       role: r.role,
       profiles: r.profiles,
-      sentence: sentenceOf(r),
+      sentence: r.location,
       cases: { harness: casesOn('harness'), backend: casesOn('backend') },
       twins: { harness: twinsOn('harness'), backend: twinsOn('backend') },
       negatives: [...(input.negatives[r.id] ?? [])],

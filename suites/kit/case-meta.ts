@@ -11,6 +11,8 @@ export interface CaseMeta {
   transports: string[];
   /** Profiles the case belongs to (from the catalogue unless given). */
   profiles: string[];
+  /** The mock behaviours the case uses, by kind (harness cases whose data names them). */
+  behaviours?: string[];
   /** Evidence for the report: frames exchanged, the driver's answer, what the mock recorded. */
   evidence?: JsonValue;
   /** Set when the target cannot show what the case needs: the case is `untested`, never `pass`. */

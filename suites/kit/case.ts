@@ -19,6 +19,8 @@ export interface CaseSpec {
   /** Defaults to the catalogue level of the first requirement. */
   level?: RequirementLevel;
   transports?: string[];
+  /** The mock behaviours the case uses, by kind (`hang`, `delay`...), for `explain`. */
+  behaviours?: string[];
   /** Per-case timeout for vitest, in ms before the run's timeout scale. */
   timeoutMs?: number;
   /** Runs beside the file's other concurrent cases (the body must not share state with them). */
@@ -59,6 +61,7 @@ function metaFor(spec: CaseSpec): CaseMeta {
     level: spec.level ?? (known[0] as { level: RequirementLevel }).level,
     transports: spec.transports ?? ['none'],
     profiles,
+    ...(spec.behaviours === undefined || spec.behaviours.length === 0 ? {} : { behaviours: spec.behaviours }),
   };
 }
 

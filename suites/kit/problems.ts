@@ -6,8 +6,7 @@
  * self-tests read the same list.
  */
 import type { RequirementLevel } from '../../protocol/requirements.js';
-import { requirementById } from '../../protocol/requirements.js';
-import { draftLocation } from '../../protocol/requirement-documents.js';
+import { draftLocation, requirementById } from '../../protocol/requirements.js';
 import { FINDING_RANK, findingKey, type Basis, type Finding, type FindingRank } from './finding.js';
 
 /** What grouping needs of a case. */

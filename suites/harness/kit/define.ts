@@ -1,4 +1,5 @@
 import { conformanceCase, type CaseContext, type CaseSpec } from '../../kit/case.js';
+import { caseBehaviourKinds } from './behaviour-kinds.js';
 import type { HarnessCase } from './case-model.js';
 import { guardCase } from './case-guard.js';
 import type { InitializeResult } from '../../driver/index.js';
@@ -15,6 +16,7 @@ interface Declared {
   requirements: string[];
   level?: HarnessCase['level'];
   transports: readonly string[];
+  behaviours?: readonly string[];
   timeoutMs?: number;
   run(ctx: CaseContext): Promise<void>;
 }
@@ -31,6 +33,7 @@ function declareAll(fixture: HarnessFixture, declared: readonly Declared[]): voi
         requirements: c.requirements,
         ...(c.level === undefined ? {} : { level: c.level }),
         transports: [...c.transports],
+        ...(c.behaviours === undefined ? {} : { behaviours: [...c.behaviours] }),
         // A safety net only: a case with a lost deadline race runs up to three times.
         timeoutMs: c.timeoutMs ?? CASE_TIMEOUT_MS,
         // vitest starts at most MAX_CONCURRENT_CASES of them at once, as many as the fixture has lanes.
@@ -45,7 +48,12 @@ function declareAll(fixture: HarnessFixture, declared: readonly Declared[]): voi
 export function harnessCases(fixture: HarnessFixture, cases: readonly HarnessCase[]): void {
   declareAll(
     fixture,
-    cases.map((c) => ({ ...c, transports: [c.transport], run: (ctx) => fixture.run(c, ctx) })),
+    cases.map((c) => ({
+      ...c,
+      transports: [c.transport],
+      behaviours: caseBehaviourKinds(c),
+      run: (ctx) => fixture.run(c, ctx),
+    })),
   );
 }
 
@@ -62,6 +70,8 @@ export interface TransportChoiceCase {
   transports: readonly HarnessTransport[];
   /** What else it needs of the driver, asked before the transport is chosen. */
   needs?: Omit<Needs, 'transport'>;
+  /** The mock behaviours its built case uses, by kind (`build` runs only when the case does). */
+  behaviours?: readonly string[];
   timeoutMs?: number;
   build(transport: HarnessTransport, info: InitializeResult): HarnessCase;
 }
