@@ -7,7 +7,7 @@ import {
   limiter,
   SELF_TEST_PARALLEL_RUNS,
   SELF_TEST_RUN_TIMEOUT_MS,
-} from './self-test-cases.js';
+} from './backend-cases.js';
 
 const slot = limiter(SELF_TEST_PARALLEL_RUNS);
 
