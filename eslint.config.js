@@ -1,10 +1,9 @@
-// Lint rules: the recommended sets plus the import-direction guard of CONVENTIONS.md.
+// Lint rules: the recommended sets plus the layers (scripts/lint-layers.js), which import-x checks on resolved
+// paths, so an import is judged by the file it reaches, however its relative path is spelled.
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
-
-const restrict = (patterns) => ({
-  'no-restricted-imports': ['error', { patterns }],
-});
+import { layerBlocks } from './scripts/lint-layers.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'coverage/**', 'out/**', 'reports/**', 'dist/**'] },
@@ -34,24 +33,13 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  // protocol/ imports nothing of ours.
   {
-    files: ['protocol/**/*.ts'],
-    rules: restrict([
-      '../reference-harness/*',
-      '../mock-backend/*',
-      '../suites/*',
-      '../cli/*',
-      '../scripts/*',
-    ]),
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Sources import each other as `.js` (ESM), the files on disk are `.ts`.
+      'import-x/resolver-next': [createNodeResolver({ extensionAlias: { '.js': ['.ts', '.js'] } })],
+    },
   },
-  // The two products import only protocol/, never each other.
-  {
-    files: ['reference-harness/**/*.ts'],
-    rules: restrict(['**/mock-backend/**', '**/suites/**', '**/cli/**', '**/scripts/**']),
-  },
-  {
-    files: ['mock-backend/**/*.ts'],
-    rules: restrict(['**/reference-harness/**', '**/suites/**', '**/cli/**', '**/scripts/**']),
-  },
+  ...layerBlocks(import.meta.dirname),
 );

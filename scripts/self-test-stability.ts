@@ -1,7 +1,7 @@
 // Stability of the harness suite's self-test on broken twins: runs every twin of
 // fixtures/broken/catalogue.ts on its selection N times while K busy loops load the cores, and
 // reports per twin how often it was caught (its run failed exactly the requirement IDs it breaks,
-// as suites/harness/self-test.test.ts requires). Exits 1 unless every twin was caught every time.
+// as cli/self-test/harness.test.ts requires). Exits 1 unless every twin was caught every time.
 // Usage: npx tsx scripts/self-test-stability.ts [--runs N] [--load K] [--twin NAME]...
 //   --runs: rounds (default 5); --load: busy loops (default: one per core); --twin: only these.
 // SIGINT or SIGTERM stops after the round in progress and reports the rounds done so far.

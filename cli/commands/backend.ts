@@ -7,16 +7,18 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { JsonValue } from '../../protocol/json.js';
 import { systemClock } from '../../protocol/clock.js';
-import { scaledBackendMargins } from '../../suites/backend/margins.js';
-import { redactJson } from '../../suites/backend/redact.js';
 import {
   bindingOf,
   claimBindingOf,
   describeTarget,
+  loadEndpoints,
+  loadPreflight,
+  redactJson,
+  scaledBackendMargins,
   secretsOf,
   type BackendEndpoint,
   type BackendTarget,
-} from '../../suites/backend/target.js';
+} from '../../suites/backend/index.js';
 import { printEpilogue } from '../console/epilogue.js';
 import { runConsole } from '../console/run-console.js';
 import { EXIT, interruptedBeforeRun, TargetError, UsageError, type CliIo } from '../io.js';
@@ -108,7 +110,7 @@ export async function resolveBackendTarget(
       'choose the backend: --stdio -- <command> [args...] for a process, or --url <url> for an HTTP endpoint.',
     );
   }
-  const { httpEndpoint, stdioEndpoint } = await import('../../suites/backend/endpoint.js');
+  const { httpEndpoint, stdioEndpoint } = await loadEndpoints();
   let endpoint: BackendEndpoint;
   if (o.stdio) {
     if (o.bearerTokenEnv !== undefined) {
@@ -183,7 +185,7 @@ export const backendCommand: Command = {
     const target = await resolveBackendTarget(line.extra, line.trailing, io);
     // Loaded on use: vitest's Node API and the transports (execa) are heavy; --help needs neither.
     const [{ preflightBackend, commandLine }, pipeline] = await Promise.all([
-      import('../../suites/backend/preflight.js'),
+      loadPreflight(),
       import('../pipeline/suite-run.js'),
     ]);
     const options = { ...line.options, reporters: backendReporters(line.options.reporters) };

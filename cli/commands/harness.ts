@@ -13,11 +13,9 @@ import {
   startDriver,
   type InitializeResult,
 } from '../../suites/driver/index.js';
-import { claimFor } from '../../suites/harness/families/core-claim-rules.js';
-import { redactJson } from '../../suites/backend/redact.js';
-import { stderrTail } from '../../suites/kit/case-meta.js';
-import { SUITE_VERSION } from '../../suites/harness/kit/fixture.js';
-import type { HarnessTarget } from '../../suites/harness/kit/provided.js';
+import { claimFor, SUITE_VERSION, type HarnessTarget } from '../../suites/harness/index.js';
+import { redactJson } from '../../suites/backend/index.js';
+import { stderrTail } from '../../suites/kit/index.js';
 import { ensureBundles } from '../bundles.js';
 import { runConsole } from '../console/run-console.js';
 import { printEpilogue } from '../console/epilogue.js';

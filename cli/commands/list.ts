@@ -4,8 +4,8 @@
  * with `--coverage`, the coverage registry instead (list-coverage.ts).
  */
 import { REQUIREMENTS } from '../../protocol/requirements.js';
-import type { SuiteSettings } from '../../suites/kit/case-meta.js';
-import type { BackendTarget } from '../../suites/backend/target.js';
+import type { SuiteSettings } from '../../suites/kit/index.js';
+import type { BackendTarget } from '../../suites/backend/index.js';
 import { EXIT, writeLine, type CliIo } from '../io.js';
 import { parseArgv, type FlagSpec } from '../options/argv.js';
 import { COMMON_FLAGS } from '../options/resolve.js';

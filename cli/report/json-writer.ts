@@ -3,7 +3,7 @@
  * given secret replaced wherever it appears (target, evidence, errors, notes). Role-agnostic.
  */
 import type { JsonValue } from '../../protocol/json.js';
-import { redactJson } from '../../suites/backend/redact.js';
+import { redactJson } from '../../suites/backend/index.js';
 import type { Report } from './report.js';
 
 /** Renders the report as JSON text; `secrets` (a bearer token...) never reach the file. */

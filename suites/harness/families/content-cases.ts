@@ -11,20 +11,19 @@
  * `omit` views say which view they are and carry neither text nor body; per-category values
  * override the default, an explicit category overrides the media-derived one, unknown categories
  * take the default; and nothing a view withholds is anywhere else in its frame.
- * Content encoding does not depend on the transport: every case runs over HTTP, where each
- * backend's URL path tells the subscriptions' frames apart. Uploads: with an upload endpoint
- * configured (on the mock, which never confirms an upload), text stays inline and is never
+ * Content encoding does not depend on the transport: every case runs over HTTP, each subscription
+ * on a backend (a mock) of its own (kit/backend-set.ts). Uploads: with an upload endpoint
+ * configured (a mock of the backend's, which never confirms an upload), text stays inline and is never
  * uploaded, metadata selection uploads nothing, and no attachment gets a reference no receipt
  * confirmed. A confirmed upload (framing, receipt, the returned ref in the event) is not checked.
  */
 import { randomBytes } from 'node:crypto';
 import type { InterceptableEvent } from '../../../protocol/events.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json.js';
-import { PROTOCOL_VERSION } from '../../../protocol/wire-types.js';
-import { decodeBytes, type InboundRecord } from '../../../mock-backend/index.js';
 import type { CaseContext } from '../../kit/case.js';
 import { CaseFailure, type Finding } from '../../kit/finding.js';
 import { announcedEvents } from '../../driver/index.js';
+import { startBackendSet, type SetBackend } from '../kit/backend-set.js';
 import { driverCase } from '../kit/define.js';
 import { configureHarness } from '../kit/driver-session.js';
 import { samplePayload } from '../kit/event-payloads.js';
@@ -33,7 +32,7 @@ import { finding, prefixed, type RuleKey } from '../kit/rules.js';
 import type { FixtureState, HarnessFixture } from '../kit/fixture.js';
 import { stepIds } from '../kit/run-step.js';
 import { CaseSteps, issuedBySuite } from '../kit/step-identity.js';
-import { decodeFrames } from '../kit/wire-records.js';
+import { utf8Text } from '../kit/wire-records.js';
 import {
   contentViolations,
   leakProblems,
@@ -54,14 +53,14 @@ import {
   type GivenPart,
 } from './content-samples.js';
 
-/** One subscription of a content case, on a backend of its own (its URL path is `content/<label>`). */
+/** One subscription of a content case, on a backend of its own. */
 interface ContentSubscriptionSpec {
   label: string;
   mode: 'intercept' | 'observe';
   content: JsonObject;
   /** The view this subscription must give each part. */
   viewOf(part: GivenPart): View;
-  /** Configure `upload` with an endpoint on the mock (`upload/<label>`), which never confirms one. */
+  /** Configure `upload` with an endpoint (a mock of the backend's), which never confirms one. */
   upload?: boolean;
 }
 
@@ -77,43 +76,31 @@ interface Received {
   uploads: Map<string, string[]>;
 }
 
-function recordText(record: InboundRecord): string {
-  return 'text' in record.bytes ? record.bytes.text : Buffer.from(decodeBytes(record.bytes)).toString('utf8');
-}
-
-function pathOf(label: string): string {
-  return `/content/${label}`;
-}
-
-function uploadPathOf(label: string): string {
-  return `/upload/${label}`;
-}
-
 /** Bounds of a configured upload: short, since the mock answers at once and never confirms. */
 const UPLOAD_LIMITS = { timeoutMs: 2000, maxBytes: 1_000_000 };
 
-/** The registration: one HTTP backend per subscription, all on the suite's HTTP mock. */
-function contentRegistration(
+/** The backends: one per subscription, every intercept answered with no effect. */
+function contentBackends(
   type: string,
   specs: readonly ContentSubscriptionSpec[],
-  httpUrl: string,
   timeoutMs: number,
-): JsonObject {
-  const hooks = specs.map((spec) => {
-    const subscription: JsonObject =
-      spec.mode === 'intercept'
-        ? { events: [type], mode: 'intercept', timeoutMs, failurePolicy: 'fail-open', content: spec.content }
-        : { events: [type], mode: 'observe', content: spec.content };
-    if (spec.upload) {
-      subscription.upload = { endpoint: new URL(uploadPathOf(spec.label), httpUrl).href, ...UPLOAD_LIMITS };
-    }
+): SetBackend[] {
+  return specs.map((spec) => {
+    const options = {
+      events: [type],
+      content: spec.content,
+      ...(spec.upload ? { upload: UPLOAD_LIMITS } : {}),
+    };
     return {
       id: `dev.ahp-conformance.content-${spec.label}`,
-      transport: { type: 'http', url: new URL(pathOf(spec.label), httpUrl).href },
-      subscriptions: [subscription],
+      subscriptions: [
+        spec.mode === 'intercept'
+          ? { mode: 'intercept', policy: 'fail-open', timeoutMs, ...options }
+          : { mode: 'observe', ...options },
+      ],
+      replies: [],
     };
   });
-  return { protocolVersion: PROTOCOL_VERSION, hooks };
 }
 
 /**
@@ -127,71 +114,59 @@ async function raiseWithContent(
   specs: readonly ContentSubscriptionSpec[],
   messages: readonly GivenMessage[],
 ): Promise<Received> {
-  const http = state.mocks.http;
-  http.setScenario({ rules: [] });
-  http.reset();
-  const registration = contentRegistration(
-    type,
-    specs,
-    state.mocks.endpoints.httpUrl,
-    state.margins.answerDeadlineMs,
-  );
-  // This case configures the harness itself: the next data case must not take it for its own.
-  state.configured = undefined;
-  const configured = await configureHarness(state, { registration }, ctx);
-  ctx.evidence({ registration, configure: configured as unknown as JsonValue });
-  if (!configured.accepted) throw new CaseFailure([refusedValidRegistration(configured.issues)]);
   const n = ++state.counter;
   const payload = samplePayload(type as InterceptableEvent);
   if (isJsonObject(payload.call)) payload.call = { id: `call-${state.prefix}-${n}` };
   placeContent(type, payload, messages);
   const event = { type, id: `evt-${state.prefix}-${n}`, session: { id: `sess-${state.prefix}` }, ...payload };
   const steps = new CaseSteps([stepIds(event)], issuedBySuite(state.prefix));
-  steps.begin(0);
-  const result = await state.client.invoke({ event });
-  steps.addId(0, result.eventId);
-  ctx.evidence({ invoke: { event, result: result as unknown as JsonValue } });
-  const belongs = steps.of(0);
-  const ours = (r: InboundRecord) => decodeFrames([r]).some(belongs);
-  const framesOf = (spec: ContentSubscriptionSpec) =>
-    http
-      .recordings({ type: 'inbound' })
-      .filter(
-        (r): r is InboundRecord =>
-          r.type === 'inbound' &&
-          ours(r) &&
-          r.http?.path === pathOf(spec.label) &&
-          r.method === (spec.mode === 'intercept' ? 'hooks/intercept' : 'hooks/observe'),
-      );
-  await http
-    .waitForDelivery(() => specs.every((s) => framesOf(s).length > 0), {
-      timeoutMs: state.margins.deliveryWaitMs,
-    })
-    .catch(() => undefined);
-  const received = new Map<string, ReceivedFrame[]>();
-  const uploads = new Map<string, string[]>();
-  const inbound = http
-    .recordings({ type: 'inbound' })
-    .filter((r): r is InboundRecord => r.type === 'inbound');
-  for (const spec of specs) {
-    uploads.set(spec.label, inbound.filter((r) => r.http?.path === uploadPathOf(spec.label)).map(recordText));
-    received.set(
-      spec.label,
-      framesOf(spec).map((r) => {
-        const text = recordText(r);
-        let parsed: JsonValue = null;
-        try {
-          parsed = JSON.parse(text) as JsonValue;
-        } catch {
-          // judged below as a frame without an event
-        }
-        const params = isJsonObject(parsed) && isJsonObject(parsed.params) ? parsed.params : {};
-        return { text, event: params.event ?? null };
-      }),
+  const set = await startBackendSet(
+    'http',
+    contentBackends(type, specs, state.margins.answerDeadlineMs),
+    steps,
+  );
+  // This case configures the harness itself: the next data case must not take it for its own.
+  state.configured = undefined;
+  try {
+    const registration = set.registration();
+    const configured = await configureHarness(state, { registration }, ctx);
+    ctx.evidence({ registration, configure: configured as unknown as JsonValue });
+    if (!configured.accepted) throw new CaseFailure([refusedValidRegistration(configured.issues)]);
+    set.begin(0);
+    const result = await state.client.invoke({ event });
+    steps.addId(0, result.eventId);
+    ctx.evidence({ invoke: { event, result: result as unknown as JsonValue } });
+    const methodOf = (spec: ContentSubscriptionSpec) =>
+      spec.mode === 'intercept' ? 'hooks/intercept' : 'hooks/observe';
+    await Promise.all(
+      specs.map((spec, i) => set.waitFor(i, 0, methodOf(spec), 1, state.margins.deliveryWaitMs)),
     );
+    const received = new Map<string, ReceivedFrame[]>();
+    const uploads = new Map<string, string[]>();
+    specs.forEach((spec, i) => {
+      const call = set.callAt(i, 0);
+      const frames = spec.mode === 'intercept' ? call.requests : call.notifications;
+      uploads.set(spec.label, set.uploads(i));
+      received.set(
+        spec.label,
+        frames.map(({ frame }) => {
+          const text = utf8Text(frame.bytes);
+          let parsed: JsonValue = null;
+          try {
+            parsed = JSON.parse(text) as JsonValue;
+          } catch {
+            // judged below as a frame without an event
+          }
+          const params = isJsonObject(parsed) && isJsonObject(parsed.params) ? parsed.params : {};
+          return { text, event: params.event ?? null };
+        }),
+      );
+    });
+    ctx.evidence({ uploads: Object.fromEntries(uploads) });
+    return { frames: received, uploads };
+  } finally {
+    await set.close();
   }
-  ctx.evidence({ uploads: Object.fromEntries(uploads) });
-  return { frames: received, uploads };
 }
 
 /**

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseScenarioValue } from '../../../mock-backend/scenario.js';
 import { checkInterceptResult } from '../../../protocol/messages.js';
 import { validateRegistration } from '../../../protocol/registration.js';
 import type { JsonValue } from '../../../protocol/json.js';
 import type { Capabilities } from '../../../protocol/wire-types.js';
-import type { InvokeResult } from '../../driver/index.js';
-import { decodeFrames } from '../kit/wire-records.js';
+import { startBackendSet } from '../kit/backend-set.js';
+import { CaseSteps } from '../kit/step-identity.js';
 import { BAD_MEMBERS, EDIT_CASES, withheldEdit } from './edit-case-data.js';
-import { chainProblems } from './edit-cases.js';
-import { chainBackendId, chainRegistration, chainScenario, ORIGINAL_INPUT } from './edit-chain.js';
+import { chainBackends } from './edit-cases.js';
 
 /** What the reference harness advertises at tool.before: deny, and modify of the input both ways. */
 const ADVERTISED: Capabilities = {
@@ -21,12 +19,6 @@ const judge = (effects: JsonValue, capabilities = ADVERTISED) =>
     { protocolVersion: 'draft', effects },
     { protocolVersion: 'draft', eventType: 'tool.before', capabilities },
   );
-
-const endpoints = {
-  stdio: ['node', 'mock.js'],
-  httpUrl: 'http://127.0.0.1:1/',
-  refusedUrl: 'http://127.0.0.1:2/',
-};
 
 describe('AHP-EDIT-001 case data', () => {
   it('presents as valid only responses our validator accepts, and as rejected only ones it rejects', () => {
@@ -65,84 +57,22 @@ describe('AHP-EDIT-001 case data', () => {
     expect(judge([edit], replaceOnly)).toMatchObject({ ok: false, failureClass: 'invalid-effects' });
   });
 
-  it('builds registrations the protocol accepts and scenarios the mock accepts', () => {
-    for (const transport of ['http', 'stdio-persistent', 'stdio-per_event'] as const) {
-      for (const c of EDIT_CASES) {
-        const chain = { name: c.label, transport, links: c.links, ...(c.observe ? { observe: true } : {}) };
-        const registration = chainRegistration(chain, endpoints, 1000);
-        expect(validateRegistration(registration).ok, `${transport} ${c.label}`).toBe(true);
-        expect(parseScenarioValue(chainScenario(chain, ['evt-1', 'call-1']), c.label).ok).toBe(true);
+  it('starts chains whose registration the protocol accepts, one backend per link and the observer', async () => {
+    for (const c of EDIT_CASES) {
+      const backends = chainBackends({ links: c.links, ...(c.observe ? { observe: true } : {}) }, 1000);
+      expect(backends).toHaveLength(c.links.length + (c.observe ? 1 : 0));
+      // The mocks check every scenario they are given, so a behaviour they refuse fails the start.
+      const set = await startBackendSet('http', backends, new CaseSteps([['evt-1', 'call-1']]));
+      try {
+        const registration = set.registration();
+        expect(validateRegistration(registration).ok, c.label).toBe(true);
+        const modes = (registration.hooks as { subscriptions: { mode: string }[] }[]).map(
+          (h) => h.subscriptions[0]?.mode,
+        );
+        expect(modes.filter((m) => m === 'observe')).toHaveLength(c.observe ? 1 : 0);
+      } finally {
+        await set.close();
       }
     }
-  });
-});
-
-/** A recorded intercept request of call-1 carrying `input`, as the mock records it. */
-function requestWith(delivery: number, input: JsonValue) {
-  const message = {
-    jsonrpc: '2.0',
-    id: 'evt-1',
-    method: 'hooks/intercept',
-    params: {
-      protocolVersion: 'draft',
-      event: { id: 'evt-1', call: { id: 'call-1' }, tool: { name: 'Bash', input } },
-    },
-  };
-  return {
-    type: 'inbound' as const,
-    delivery,
-    kind: 'request' as const,
-    method: 'hooks/intercept',
-    transport: 'http' as const,
-    connectionId: 'c',
-    at: { monotonic: delivery, wall: delivery },
-    attempt: 1,
-    rule: 0,
-    planned: true,
-    bytes: { text: JSON.stringify(message) },
-    behaviour: { kind: 'respond' as const },
-  };
-}
-
-describe('chainProblems', () => {
-  const replace = EDIT_CASES.find((c) => c.label.startsWith('replace/'));
-  const answer: InvokeResult = {
-    decision: 'continue',
-    synthetic: false,
-    interrupted: false,
-    audit: [{ backendId: chainBackendId(0), outcome: 'effects' }],
-  };
-  const runWith = (inputs: JsonValue[]) => {
-    const frames = decodeFrames(inputs.map((input, i) => requestWith(i + 1, input)));
-    return { answer, records: { frames, requests: frames, notifications: [] } };
-  };
-
-  it('passes a chain where each interceptor saw the accepted input of the one before', () => {
-    if (!replace) throw new Error('no replace case');
-    expect(chainProblems(runWith([...replace.expect.inputs]), replace.expect)).toEqual([]);
-  });
-
-  it('fails a chain where a later interceptor saw the original input', () => {
-    if (!replace) throw new Error('no replace case');
-    const [, , third] = replace.expect.inputs;
-    const problems = chainProblems(
-      runWith([ORIGINAL_INPUT, ORIGINAL_INPUT, third as JsonValue]),
-      replace.expect,
-    );
-    expect(problems).toHaveLength(1);
-    expect(problems[0]?.message).toMatch(/second interceptor was sent tool.input/);
-    expect(problems[0]?.rule).toBe('edit.passed-on');
-  });
-
-  it('fails a response applied in part or a policy applied twice', () => {
-    const atomic = EDIT_CASES.find((c) => c.label.startsWith('atomic/policy:fail-open/'));
-    if (!atomic) throw new Error('no atomic case');
-    const partial = runWith([ORIGINAL_INPUT, { command: 'ls /srv', note: 'first replacement' }]);
-    partial.answer = { ...answer, audit: [{ backendId: chainBackendId(0), outcome: 'effects' }] };
-    const problems = chainProblems(partial, atomic.expect);
-    expect(problems.some((p) => p.message.includes('audit outcome was effects'))).toBe(true);
-    expect(problems.some((p) => p.message.includes('second interceptor was sent'))).toBe(true);
-    const twice = chainProblems(runWith([ORIGINAL_INPUT, ORIGINAL_INPUT, ORIGINAL_INPUT]), atomic.expect);
-    expect(twice.some((p) => p.message.includes('recorded 3 intercept request(s)'))).toBe(true);
   });
 });

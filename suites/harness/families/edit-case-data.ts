@@ -9,7 +9,23 @@
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { JsonObject, JsonValue } from '../../../protocol/json.js';
 import type { ModifyNeed } from '../kit/advertised-authority.js';
-import { ORIGINAL_INPUT, type ChainLink } from './edit-chain.js';
+
+/** One interceptor of a chain: what its backend answers, and its subscription's policy. */
+export interface ChainLink {
+  effects: JsonValue[];
+  policy: FailurePolicy;
+}
+
+/**
+ * The tool input every chain starts from: a top-level string, a list and a nested object, so a
+ * merge can show what it keeps, what it replaces whole and what it adds.
+ */
+export const ORIGINAL_INPUT: JsonObject = {
+  command: 'ls -la /tmp',
+  args: ['-l'],
+  options: { cwd: '/tmp', env: { LANG: 'C' } },
+  description: 'list files',
+};
 
 /** What a chain call must come to. */
 export interface EditExpectation {

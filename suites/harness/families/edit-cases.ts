@@ -1,51 +1,44 @@
 /**
  * AHP-EDIT-001 through driver protocol v1, at tool.before: a chain of two or three intercepting
- * backends on one mock, where each backend's request shows the tool input the harness passed on.
- * An accepted `modify` of the input (replace, or a shallow object merge) is exactly what the next
- * interceptor and the observers see; a response with one bad member is rejected whole, so nothing
- * of it is applied and the failure policy acts once; a modify outside the authority the request
- * advertised is an operational failure (invalid-effects). The authority is read from the recorded
- * request (kit/advertised-authority.ts): a case whose edit the harness did not advertise is
- * `untested` with the reason.
+ * backends, each a mock of its own (kit/backend-set.ts), where each backend's request shows the
+ * tool input the harness passed on. An accepted `modify` of the input (replace, or a shallow
+ * object merge) is exactly what the next interceptor and the observers see; a response with one
+ * bad member is rejected whole, so nothing of it is applied and the failure policy acts once; a
+ * modify outside the authority the request advertised is an operational failure
+ * (invalid-effects). The authority is read from the recorded request
+ * (kit/advertised-authority.ts): a case whose edit the harness did not advertise is `untested`
+ * with the reason.
  */
-import { isDeepStrictEqual } from 'node:util';
-import { isJsonObject, type JsonValue } from '../../../protocol/json.js';
+import type { JsonValue } from '../../../protocol/json.js';
 import type { CaseContext } from '../../kit/case.js';
-import type { InvokeResult } from '../../driver/index.js';
+import type { DriverToolEvent } from '../../driver/index.js';
 import {
   advertisedAfterAll,
-  frameParams,
   requestCapabilities,
   unadvertisedModify,
   withheldOperation,
 } from '../kit/advertised-authority.js';
+import { startBackendSet, type SetBackend } from '../kit/backend-set.js';
 import { driverCase } from '../kit/define.js';
 import { configureHarness } from '../kit/driver-session.js';
 import { usableTransports } from '../kit/features.js';
 import type { FixtureState, HarnessFixture } from '../kit/fixture.js';
-import { CaseFailure, type Finding } from '../../kit/finding.js';
+import { CaseFailure } from '../../kit/finding.js';
 import { refusedValidRegistration } from '../kit/run-case.js';
-import { awaitDeliveries, stepIds } from '../kit/run-step.js';
+import { stepIds } from '../kit/run-step.js';
 import { finding } from '../kit/rules.js';
 import { CaseSteps, issuedBySuite } from '../kit/step-identity.js';
 import type { HarnessTransport } from '../kit/timing.js';
-import { recordsForCall, type CaseRecords, type WireFrame } from '../kit/wire-records.js';
+import type { WireFrame } from '../kit/wire-records.js';
 import {
   EDIT_CASES,
   OPERATION_CASE_LABEL,
-  withheldEdit,
-  type EditCase,
-  type EditExpectation,
-} from './edit-case-data.js';
-import {
-  chainBackendId,
-  chainRegistration,
-  chainScenario,
-  editEvent,
-  linkCase,
   ORIGINAL_INPUT,
-  type EditChain,
-} from './edit-chain.js';
+  withheldEdit,
+  type ChainLink,
+  type EditCase,
+} from './edit-case-data.js';
+import { chainProblems, ordinal, toolInput, type ChainRun } from './edit-judge.js';
 
 /**
  * Edits do not depend on the transport (the cases declare `Needs.transport: 'any'`), but a chain
@@ -53,23 +46,37 @@ import {
  */
 const EDIT_TRANSPORTS: readonly HarnessTransport[] = ['http', 'stdio-persistent', 'stdio-per_event'];
 
-const ordinal = (i: number) => ['first', 'second', 'third'][i] ?? `#${i + 1}`;
-
-function toolInput(frame: WireFrame | undefined): JsonValue | undefined {
-  const event = frame ? frameParams(frame)?.event : undefined;
-  return isJsonObject(event) && isJsonObject(event.tool) ? event.tool.input : undefined;
+/** A chain on one transport, with or without an observer after the interceptors. */
+interface EditChain {
+  transport: HarnessTransport;
+  links: readonly ChainLink[];
+  observe?: boolean;
 }
 
-/** What one chain call showed: the driver's answer and the mock's frames of the call. */
-interface ChainRun {
-  answer: InvokeResult;
-  records: CaseRecords;
+/** The tool.before of one chain call: the original input, unique identities per lane. */
+function editEvent(prefix: string, n: number): DriverToolEvent {
+  return {
+    id: `evt-${prefix}-${n}`,
+    session: { id: `sess-${prefix}` },
+    call: { id: `call-${prefix}-${n}` },
+    tool: { name: 'Bash', input: structuredClone(ORIGINAL_INPUT) },
+  };
+}
+
+/** The backends of a chain: one per interceptor, answering with its effects, then the observer. */
+export function chainBackends(chain: Omit<EditChain, 'transport'>, timeoutMs: number): SetBackend[] {
+  const backends: SetBackend[] = chain.links.map((link) => ({
+    subscriptions: [{ mode: 'intercept', policy: link.policy, timeoutMs }],
+    replies: [{ kind: 'respond', effects: link.effects }],
+  }));
+  if (chain.observe) backends.push({ subscriptions: [{ mode: 'observe' }], replies: [] });
+  return backends;
 }
 
 /**
- * Configures the chain, raises one tool.before and collects what the mock recorded of it. The
- * first request comes first, since its authority decides whether the case applies (`before`):
- * a harness that advertises no edit is then untested without waiting for requests it never sends.
+ * Configures the chain, raises one tool.before and collects what each backend received of it. The
+ * first request comes first, since its authority decides whether the case applies (`before`): a
+ * harness that advertises no edit is then untested without waiting for requests it never sends.
  */
 async function runChain(
   state: FixtureState,
@@ -79,34 +86,46 @@ async function runChain(
   before?: (first: WireFrame | undefined) => void,
 ): Promise<ChainRun> {
   const event = editEvent(state.prefix, ++state.counter);
-  const mock = chain.transport === 'http' ? state.mocks.http : state.mocks.control;
   const steps = new CaseSteps([stepIds(event)], issuedBySuite(state.prefix));
-  mock.setScenario(chainScenario(chain, stepIds(event)));
-  mock.reset();
-  const registration = chainRegistration(chain, state.mocks.endpoints, state.margins.answerDeadlineMs);
-  ctx.evidence({ transport: chain.transport, registration });
+  const { margins } = state;
+  const set = await startBackendSet(chain.transport, chainBackends(chain, margins.answerDeadlineMs), steps);
+  // The registration names mocks of this case only: no later case may keep this harness.
   state.configured = undefined;
-  const configured = await configureHarness(state, { registration }, ctx);
-  if (!configured.accepted) {
-    const what = `a valid registration of ${chain.links.length} interceptors`;
-    throw new CaseFailure([refusedValidRegistration(configured.issues, what)]);
+  try {
+    const registration = set.registration();
+    ctx.evidence({ transport: chain.transport, registration });
+    const configured = await configureHarness(state, { registration }, ctx);
+    if (!configured.accepted) {
+      const what = `a valid registration of ${chain.links.length} interceptors`;
+      throw new CaseFailure([refusedValidRegistration(configured.issues, what)]);
+    }
+    set.begin(0);
+    const answer = await state.client.invoke({ event });
+    steps.addId(0, answer.eventId);
+    ctx.evidence({ answer: answer as unknown as JsonValue });
+    await set.waitFor(0, 0, 'hooks/intercept', 1, margins.deliveryWaitMs);
+    before?.(set.callAt(0, 0).requests[0]?.frame);
+    // The driver answers once the call settled, so every request was sent: a shortfall is the
+    // harness's, and each wait ends once its backend's wire is quiet.
+    const { deliveryWaitMs, settleToleranceMs } = margins;
+    const observer = chain.links.length;
+    await Promise.all([
+      ...chain.links.map((_, i) =>
+        set.waitFor(i, 0, 'hooks/intercept', i < expectedRequests ? 1 : 0, deliveryWaitMs, settleToleranceMs),
+      ),
+      set.waitFor(observer, 0, 'hooks/observe', chain.observe ? 1 : 0, deliveryWaitMs, settleToleranceMs),
+    ]);
+    // A stdio backend's frames reach its control server on their own: give a stray one its moment.
+    if (chain.transport !== 'http') {
+      await new Promise((resolve) => setTimeout(resolve, margins.strayFrameWaitMs));
+    }
+    const requests = chain.links.map((_, i) => set.callAt(i, 0).requests.map((r) => r.frame));
+    const notifications = chain.observe ? set.callAt(observer, 0).notifications.map((n) => n.frame) : [];
+    ctx.evidence({ seenInputs: requests.flat().map((r) => toolInput(r) ?? null) });
+    return { answer, firstId: set.ids[0] as string, requests, notifications };
+  } finally {
+    await set.close();
   }
-  steps.begin(0);
-  const answer = await state.client.invoke({ event });
-  steps.addId(0, answer.eventId);
-  ctx.evidence({ answer: answer as unknown as JsonValue });
-  const probe = linkCase(chain, 'fail-closed');
-  const ours = steps.of(0);
-  const recorded = () => recordsForCall(mock.recordings(), ours);
-  await awaitDeliveries(state, probe, ours, 1);
-  before?.(recorded().requests[0]);
-  // The driver answers once the call settled, so every request was sent: a shortfall is the
-  // harness's, and the wait ends once the wire is quiet.
-  await awaitDeliveries(state, probe, ours, expectedRequests, 'hooks/intercept', true);
-  if (chain.observe) await awaitDeliveries(state, probe, ours, 1, 'hooks/observe', true);
-  const records = recorded();
-  ctx.evidence({ seenInputs: records.requests.map((r) => toolInput(r) ?? null) });
-  return { answer, records };
 }
 
 /**
@@ -133,60 +152,6 @@ function requireAuthority(ctx: CaseContext, c: EditCase, requests: readonly (Wir
   }
 }
 
-/** Every way the call, the wire and the audit differ from the expectation. */
-export function chainProblems(run: ChainRun, expected: EditExpectation): Finding[] {
-  const { answer, records } = run;
-  const problems: Finding[] = [];
-  const outcome = (message: string) => problems.push(finding('edit.outcome', message));
-  const passedOn = (message: string) => problems.push(finding('edit.passed-on', message));
-  if (answer.decision !== expected.decision) {
-    outcome(`the decision was ${answer.decision}, expected ${expected.decision}: ${expected.because}`);
-  }
-  if (answer.synthetic !== expected.synthetic) {
-    outcome(`synthetic was ${answer.synthetic}, expected ${expected.synthetic}: ${expected.because}`);
-  }
-  const entry = answer.audit.find((a) => a.backendId === chainBackendId(0) && a.mode !== 'observe');
-  if (entry && entry.outcome !== expected.first.outcome) {
-    outcome(`the first interceptor's audit outcome was ${entry.outcome}, expected ${expected.first.outcome}`);
-  }
-  if (entry?.failureClass !== undefined && 'failureClass' in expected.first) {
-    if (entry.failureClass !== expected.first.failureClass) {
-      outcome(`the failure class was ${entry.failureClass}, expected ${expected.first.failureClass}`);
-    }
-  }
-  const { requests } = records;
-  if (requests.length !== expected.inputs.length) {
-    outcome(
-      `the mock recorded ${requests.length} intercept request(s) of the call, expected ${expected.inputs.length} ` +
-        `(the policy applies once, and only a continuing chain asks the next interceptor)`,
-    );
-  }
-  expected.inputs.forEach((input, i) => {
-    const request = requests[i];
-    if (request === undefined) return;
-    const seen = toolInput(request);
-    if (!isDeepStrictEqual(seen, input)) {
-      passedOn(
-        `the ${ordinal(i)} interceptor was sent tool.input ${JSON.stringify(seen)}, expected exactly ` +
-          `${JSON.stringify(input)}${i === 0 ? ' (the original)' : ''}: ${expected.because}`,
-      );
-    }
-  });
-  if (expected.observed !== undefined) {
-    if (records.notifications.length === 0) passedOn('the observer was sent no hooks/observe of the call');
-    for (const note of records.notifications) {
-      const seen = toolInput(note);
-      if (!isDeepStrictEqual(seen, expected.observed)) {
-        passedOn(
-          `the observer was sent tool.input ${JSON.stringify(seen)}, expected the effective ` +
-            `${JSON.stringify(expected.observed)}: ${expected.because}`,
-        );
-      }
-    }
-  }
-  return problems;
-}
-
 function pickTransport(ctx: CaseContext, state: FixtureState): HarnessTransport {
   const usable = usableTransports(EDIT_TRANSPORTS, state.info);
   if ('untested' in usable) ctx.untested(usable.untested);
@@ -195,7 +160,6 @@ function pickTransport(ctx: CaseContext, state: FixtureState): HarnessTransport 
 
 async function runEditCase(ctx: CaseContext, state: FixtureState, c: EditCase): Promise<void> {
   const chain: EditChain = {
-    name: `AHP-EDIT-001/${c.label}`,
     transport: pickTransport(ctx, state),
     links: c.links,
     ...(c.observe ? { observe: true } : {}),
@@ -203,7 +167,11 @@ async function runEditCase(ctx: CaseContext, state: FixtureState, c: EditCase): 
   const run = await runChain(state, ctx, chain, c.expect.inputs.length, (first) =>
     requireAuthority(ctx, c, [first]),
   );
-  requireAuthority(ctx, c, run.records.requests);
+  requireAuthority(
+    ctx,
+    c,
+    run.requests.map((received) => received[0]),
+  );
   const problems = chainProblems(run, c.expect);
   if (problems.length > 0) throw new CaseFailure(problems);
 }
@@ -214,9 +182,8 @@ async function runEditCase(ctx: CaseContext, state: FixtureState, c: EditCase): 
  */
 async function runOperationCase(ctx: CaseContext, state: FixtureState): Promise<void> {
   const transport = pickTransport(ctx, state);
-  const name = `AHP-EDIT-001/${OPERATION_CASE_LABEL}`;
-  const reading: EditChain = { name, transport, links: [{ effects: [], policy: 'fail-closed' }] };
-  const first = (await runChain(state, ctx, reading, 1)).records.requests[0];
+  const reading: EditChain = { transport, links: [{ effects: [], policy: 'fail-closed' }] };
+  const first = (await runChain(state, ctx, reading, 1)).requests[0]?.[0];
   if (first === undefined) {
     throw new CaseFailure([finding('delivery.request-sent', 'the probe call reached no interceptor')]);
   }
@@ -230,7 +197,6 @@ async function runOperationCase(ctx: CaseContext, state: FixtureState): Promise<
     );
   }
   const chain: EditChain = {
-    name,
     transport,
     links: [
       { effects: [withheldEdit(withheld)], policy: 'fail-closed' },

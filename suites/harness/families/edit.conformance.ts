@@ -1,7 +1,7 @@
-// AHP-EDIT-001: modify effects on the tool input at tool.before, through a chain of backends on
-// one mock: replace and shallow merge as the next interceptor and the observers see them, whole-
+// AHP-EDIT-001: modify effects on the tool input at tool.before, through a chain of backends (a
+// mock each): replace and shallow merge as the next interceptor and the observers see them, whole-
 // response atomic acceptance with the failure policy applied once, and the advertised authority
-// (edit-cases.ts, data in edit-case-data.ts).
+// (edit-cases.ts, judged in edit-judge.ts, data in edit-case-data.ts).
 import { useHarnessFixture } from '../kit/fixture.js';
 import { declareEditCases } from './edit-cases.js';
 

@@ -101,4 +101,70 @@ describe('startBackendSet', () => {
       await set.close();
     }
   });
+
+  it('sets ids, events, content and an upload endpoint of its own for a backend that uploads', async () => {
+    const steps = new CaseSteps([['evt-u', 'call-u']]);
+    const upload = { timeoutMs: 500, maxBytes: 1000 };
+    const set = await startBackendSet(
+      'http',
+      [
+        {
+          id: 'dev.example.uploads',
+          subscriptions: [{ mode: 'observe', events: ['turn.start'], content: { default: 'body' }, upload }],
+          replies: [],
+        },
+        { subscriptions: [{ mode: 'intercept', policy: 'fail-open', timeoutMs: 300 }], replies: [] },
+      ],
+      steps,
+    );
+    try {
+      const registration = set.registration();
+      expect(validateRegistration(registration).ok).toBe(true);
+      expect(set.ids).toEqual(['dev.example.uploads', setBackendId(2)]);
+      const [uploading, plain] = registration.hooks as {
+        transport: { url: string };
+        subscriptions: Record<string, unknown>[];
+      }[];
+      const subscription = uploading?.subscriptions[0] as { upload: { endpoint: string } };
+      expect(uploading?.subscriptions[0]).toMatchObject({
+        events: ['turn.start'],
+        mode: 'observe',
+        content: { default: 'body' },
+        upload: { timeoutMs: 500, maxBytes: 1000 },
+      });
+      expect(plain?.subscriptions[0]).toEqual({
+        events: ['tool.before'],
+        mode: 'intercept',
+        content: { default: 'metadata' },
+        timeoutMs: 300,
+        failurePolicy: 'fail-open',
+      });
+      // The upload endpoint is a mock of its own: neither backend's transport.
+      const endpoint = subscription.upload.endpoint;
+      expect([uploading?.transport.url, plain?.transport.url]).not.toContain(endpoint);
+      await fetch(endpoint, { method: 'POST', body: 'uploaded bytes' });
+      expect(set.uploads(0)).toEqual(['uploaded bytes']);
+      expect(set.uploads(1)).toEqual([]);
+      expect(set.callAt(0, 0)).toEqual({ requests: [], notifications: [] });
+    } finally {
+      await set.close();
+    }
+  });
+
+  it('ends a wait for deliveries that never come once the backend has been quiet', async () => {
+    const set = await startBackendSet(
+      'http',
+      [{ subscriptions: [{ mode: 'intercept', policy: 'fail-open', timeoutMs: 300 }], replies: [] }],
+      new CaseSteps([['evt-q', 'call-q']]),
+    );
+    try {
+      const started = performance.now();
+      await set.waitFor(0, 0, 'hooks/intercept', 1, 10_000, 200);
+      const waited = performance.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(190);
+      expect(waited).toBeLessThan(5000);
+    } finally {
+      await set.close();
+    }
+  });
 });

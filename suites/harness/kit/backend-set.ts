@@ -5,9 +5,12 @@
  * spawns the processes). Each backend answers the intercept requests of each step of the case as
  * scripted, the frames attributed to steps by kit/step-identity.ts (whatever identity fields they
  * fill in), and what it received is read back with arrival and reply times on the wall clock,
- * which is one clock across the processes of a machine.
+ * which is one clock across the processes of a machine. A backend whose subscriptions upload
+ * content gets an HTTP mock of its own as upload endpoint, so everything that mock receives is an
+ * upload of that backend's.
  */
 import type { JsonObject } from '../../../protocol/json.js';
+import { waitUntilArrivedOrQuiet } from './quiet-wait.js';
 import { PROTOCOL_VERSION } from '../../../protocol/wire-types.js';
 import {
   startHttpMock,
@@ -21,14 +24,29 @@ import {
 import { identifiedRules, type StepReply } from './scenario.js';
 import type { CaseSteps } from './step-identity.js';
 import type { HarnessTransport } from './timing.js';
-import { decodeFrames, type WireFrame } from './wire-records.js';
+import { decodeFrames, utf8Text, type WireFrame } from './wire-records.js';
+
+/** Bounds of a subscription's `upload`; its endpoint is the backend's upload mock. */
+export interface SetUploadLimits {
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+/** What every subscription of the set may set beyond its mode (defaults: tool.before, metadata). */
+interface SubscriptionOptions {
+  events?: string[];
+  content?: JsonObject;
+  upload?: SetUploadLimits;
+}
 
 /** One subscription of a backend in the set. */
-export type SetSubscription =
-  { mode: 'intercept'; policy: 'fail-open' | 'fail-closed'; timeoutMs: number } | { mode: 'observe' };
+export type SetSubscription = SubscriptionOptions &
+  ({ mode: 'intercept'; policy: 'fail-open' | 'fail-closed'; timeoutMs: number } | { mode: 'observe' });
 
-/** One backend of the set: its subscriptions (all to tool.before) and its reply per call. */
+/** One backend of the set: its subscriptions and its reply per call. */
 export interface SetBackend {
+  /** The backend id in the registration (default: `setBackendId` of its position). */
+  id?: string;
   subscriptions: SetSubscription[];
   /** What the backend does with the intercept requests of each step, by step index (absent: `[]`). */
   replies: readonly (Behaviour | undefined)[];
@@ -62,8 +80,21 @@ export interface BackendSet {
   begin(step: number): void;
   /** What backend `index` received for step `step`. */
   callAt(index: number, step: number): BackendCall;
-  /** Waits (up to `timeoutMs`) until backend `index` holds `count` frames of `method` of step `step`. */
-  waitFor(index: number, step: number, method: string, count: number, timeoutMs: number): Promise<void>;
+  /**
+   * Waits (up to `timeoutMs`) until backend `index` holds `count` frames of `method` of step
+   * `step`. With `quietMs` (deliveries that may never come), the wait also ends once that backend
+   * recorded nothing and ran no process for `quietMs`.
+   */
+  waitFor(
+    index: number,
+    step: number,
+    method: string,
+    count: number,
+    timeoutMs: number,
+    quietMs?: number,
+  ): Promise<void>;
+  /** The text of each request backend `index`'s upload endpoint received, in arrival order. */
+  uploads(index: number): string[];
   close(): Promise<void>;
 }
 
@@ -87,17 +118,30 @@ function backendScenario(backend: SetBackend, steps: CaseSteps, current: number)
   };
 }
 
-function subscriptionDocument(subscription: SetSubscription): JsonObject {
-  const base: JsonObject = {
-    events: ['tool.before'],
+function subscriptionDocument(subscription: SetSubscription, uploadUrl: string | undefined): JsonObject {
+  const document: JsonObject = {
+    events: subscription.events ?? ['tool.before'],
     mode: subscription.mode,
-    content: { default: 'metadata' },
+    content: subscription.content ?? { default: 'metadata' },
   };
-  if (subscription.mode === 'observe') return base;
-  return { ...base, timeoutMs: subscription.timeoutMs, failurePolicy: subscription.policy };
+  if (subscription.mode === 'intercept') {
+    document.timeoutMs = subscription.timeoutMs;
+    document.failurePolicy = subscription.policy;
+  }
+  if (subscription.upload && uploadUrl !== undefined) {
+    document.upload = { endpoint: uploadUrl, ...subscription.upload };
+  }
+  return document;
 }
 
 type Mock = HttpMock | MockControl;
+
+/** One backend's mocks: the one its transport names, and its upload endpoint when it has one. */
+interface Started {
+  mock: Mock;
+  entry: JsonObject;
+  upload?: HttpMock;
+}
 
 async function startOne(
   transport: HarnessTransport,
@@ -111,6 +155,26 @@ async function startOne(
   const { command, args } = mock.stdioCommand();
   const lifecycle = transport === 'stdio-persistent' ? 'persistent' : 'per_event';
   return { mock, entry: { type: 'stdio', command, args, lifecycle } };
+}
+
+/** Starts a backend's mock, and its upload mock when a subscription uploads; closes both on failure. */
+async function startBackend(
+  transport: HarnessTransport,
+  scenario: Scenario,
+  uploads: boolean,
+): Promise<Started> {
+  const started = await startOne(transport, scenario);
+  if (!uploads) return started;
+  try {
+    return { ...started, upload: await startHttpMock({ scenario: { rules: [] }, control: false }) };
+  } catch (error) {
+    await started.mock.close();
+    throw error;
+  }
+}
+
+function closeBackend(started: Started): Promise<unknown> {
+  return Promise.allSettled([started.mock.close(), started.upload?.close()]);
 }
 
 /** When each delivery's first write began, on the wall clock (absent: not recorded yet). */
@@ -143,17 +207,24 @@ export async function startBackendSet(
   steps: CaseSteps,
 ): Promise<BackendSet> {
   const started = await Promise.allSettled(
-    backends.map((b) => startOne(transport, backendScenario(b, steps, 0))),
+    backends.map((b) =>
+      startBackend(
+        transport,
+        backendScenario(b, steps, 0),
+        b.subscriptions.some((s) => s.upload !== undefined),
+      ),
+    ),
   );
   const mocks = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) {
-    await Promise.allSettled(mocks.map((m) => m.mock.close()));
+    await Promise.all(mocks.map(closeBackend));
     throw failed.reason;
   }
-  const ids = backends.map((_, i) => setBackendId(i + 1));
+  const ids = backends.map((b, i) => b.id ?? setBackendId(i + 1));
+  const at = (index: number) => mocks[index] as Started;
   const callAt = (index: number, step: number): BackendCall => {
-    const entries = (mocks[index] as { mock: Mock }).mock.recordings();
+    const entries = at(index).mock.recordings();
     const written = writeWalls(entries);
     const frames = decodeFrames(entries).filter(steps.of(step));
     return {
@@ -169,31 +240,48 @@ export async function startBackendSet(
       protocolVersion: PROTOCOL_VERSION,
       hooks: backends.map((b, i) => ({
         id: ids[i] as string,
-        transport: (mocks[i] as { entry: JsonObject }).entry,
-        subscriptions: b.subscriptions.map(subscriptionDocument),
+        transport: at(i).entry,
+        subscriptions: b.subscriptions.map((s) => subscriptionDocument(s, at(i).upload?.url)),
       })),
     }),
     begin(step) {
       if (step > 0) {
         backends.forEach((b, i) =>
-          (mocks[i] as { mock: Mock }).mock.setScenario(backendScenario(b, steps, step), { keepState: true }),
+          at(i).mock.setScenario(backendScenario(b, steps, step), { keepState: true }),
         );
       }
       steps.begin(step);
     },
     callAt,
-    async waitFor(index, step, method, count, timeoutMs) {
+    async waitFor(index, step, method, count, timeoutMs, quietMs) {
       // The mock's wait looks at deliveries: with none to look at, it would wait out the timeout.
       if (count <= 0) return;
-      const { mock } = mocks[index] as { mock: Mock };
+      const { mock } = at(index);
       const belongs = steps.of(step);
       const matching = () =>
         decodeFrames(mock.recordings({ type: 'inbound' })).filter((f) => f.method === method && belongs(f))
           .length;
-      await mock.waitForDelivery(() => matching() >= count, { timeoutMs }).catch(() => undefined);
+      if (quietMs === undefined) {
+        await mock.waitForDelivery(() => matching() >= count, { timeoutMs }).catch(() => undefined);
+        return;
+      }
+      const processes = 'processes' in mock ? () => mock.processes() : () => [];
+      await waitUntilArrivedOrQuiet(
+        {
+          arrived: () => matching() >= count,
+          recorded: () => mock.recordings().length,
+          running: () => processes().some((p) => p.alive && p.exit === undefined),
+        },
+        timeoutMs,
+        quietMs,
+      );
+    },
+    uploads(index) {
+      const received = at(index).upload?.recordings({ type: 'inbound' }) ?? [];
+      return received.flatMap((r) => (r.type === 'inbound' ? [utf8Text(r.bytes)] : []));
     },
     async close() {
-      await Promise.allSettled(mocks.map((m) => m.mock.close()));
+      await Promise.all(mocks.map(closeBackend));
     },
   };
 }

@@ -15,6 +15,7 @@ import { judgeAnswer } from './judge.js';
 import { readJustLate, type JustLateReading } from './just-late.js';
 import { CASE_BACKEND_ID } from './registration.js';
 import { blockingFinding } from './blocking.js';
+import { waitUntilArrivedOrQuiet } from './quiet-wait.js';
 import { framesSince, judgedByCase, stepBlocker } from './step-verdict.js';
 import { checkWire } from './wire-check.js';
 import type { CaseSteps } from './step-identity.js';
@@ -69,9 +70,6 @@ export function mockFor(state: FixtureState, testCase: HarnessCase) {
   return testCase.transport === 'http' ? state.mocks.http : state.mocks.control;
 }
 
-/** How often the wait for deliveries that may never come looks at the mock again. */
-const QUIET_POLL_MS = 50;
-
 /**
  * Waits until the mock recorded `count` frames of `method` that `belongs` picks (one step's, see
  * kit/step-identity.ts, which attributes every frame of the step whatever identity fields it
@@ -106,24 +104,17 @@ export async function awaitDeliveries(
     await mock.waitForDelivery(settled, { timeoutMs: state.margins.deliveryWaitMs }).catch(() => undefined);
     return;
   }
-  const started = performance.now();
-  let lastActivity = started;
-  let recorded = mock.recordings().length;
-  while (matching() < count && performance.now() - started < state.margins.deliveryWaitMs) {
-    const now = performance.now();
-    const seen = mock.recordings().length;
-    const running =
-      testCase.transport !== 'http' &&
-      state.mocks.control.processes().some((p) => p.alive && p.exit === undefined);
-    if (seen !== recorded || running) {
-      recorded = seen;
-      lastActivity = now;
-    } else if (now - lastActivity >= state.margins.settleToleranceMs) {
-      // Quiet for the settle tolerance: no recording and no mock process alive, so no straggler.
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, QUIET_POLL_MS));
-  }
+  await waitUntilArrivedOrQuiet(
+    {
+      arrived: () => matching() >= count,
+      recorded: () => mock.recordings().length,
+      running: () =>
+        testCase.transport !== 'http' &&
+        state.mocks.control.processes().some((p) => p.alive && p.exit === undefined),
+    },
+    state.margins.deliveryWaitMs,
+    state.margins.settleToleranceMs,
+  );
 }
 
 /** What one step came to. */

@@ -77,9 +77,14 @@ function read(value: JsonValue | undefined, ...path: string[]): JsonValue | unde
   return current;
 }
 
+/** The text of recorded bytes, decoded as UTF-8 (an invalid sequence becomes U+FFFD). */
+export function utf8Text(bytes: Bytes): string {
+  return 'text' in bytes ? bytes.text : Buffer.from(decodeBytes(bytes)).toString('utf8');
+}
+
 function parse(bytes: Bytes): JsonValue | undefined {
   try {
-    return JSON.parse(Buffer.from(decodeBytes(bytes)).toString('utf8')) as JsonValue;
+    return JSON.parse(utf8Text(bytes)) as JsonValue;
   } catch {
     return undefined;
   }

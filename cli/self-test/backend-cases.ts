@@ -1,19 +1,13 @@
 /**
- * Runs the self-certification self-test (its data: self-test-runs.ts): the CLI on each example
- * backend, checked against exactly the requirements it must fail or warn on.
+ * Runs the self-certification self-test (its data: suites/backend/self-test-runs.ts): the CLI on
+ * each example backend, checked against exactly the requirements it must fail or warn on.
  */
 import { expect } from 'vitest';
-import { SELF_TEST_DENY_INPUT, SELF_TEST_TOKEN, type SelfTestCase } from './self-test-runs.js';
-import { problemOfCase } from '../kit/problems.js';
-import type { Report } from '../../cli/report/report.js';
-import {
-  exampleBackend,
-  failedRequirements,
-  problemCases,
-  problemsOf,
-  runCli,
-  startHttpExample,
-} from './test-support.js';
+import { SELF_TEST_DENY_INPUT, SELF_TEST_TOKEN, type SelfTestCase } from '../../suites/backend/index.js';
+import { exampleBackend, startHttpExample } from '../../suites/backend/test-support.js';
+import { problemOfCase } from '../../suites/kit/index.js';
+import type { Report } from '../report/report.js';
+import { failedRequirements, problemCases, problemsOf, runCli } from './backend-run.js';
 
 export {
   BROKEN_HTTP_RUNS,
@@ -22,7 +16,7 @@ export {
   SELF_TEST_DENY_INPUT,
   SELF_TEST_TOKEN,
   type SelfTestCase,
-} from './self-test-runs.js';
+} from '../../suites/backend/index.js';
 
 /** The CLI arguments that self-certify `c` (HTTP: at `url`). */
 export function selfTestArgv(c: SelfTestCase, backendPath: string, url?: string): string[] {

@@ -10,15 +10,13 @@
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runConformance, type ConformanceRun } from '../../cli/runner/run-conformance.js';
 import { TWIN_CATALOGUE } from '../../fixtures/broken/catalogue.js';
 import { bundleTwins } from '../../fixtures/broken/lib/bundle.js';
-import { bundleStdioOnlyDriver } from '../driver/test-drivers/bundle-stdio-only.js';
-import type { SuiteSettings } from '../kit/case-meta.js';
-import { groupProblems } from '../kit/problems.js';
-import type { HarnessTarget } from './kit/provided.js';
-import { OPERATION_CASE_LABEL } from './families/edit-case-data.js';
-import { limiter } from '../kit/test-support/limiter.js';
+import { bundleStdioOnlyDriver } from '../../suites/driver/test-drivers/bundle-stdio-only.js';
+import { OPERATION_CASE_LABEL, type HarnessTarget } from '../../suites/harness/index.js';
+import { groupProblems, type SuiteSettings } from '../../suites/kit/index.js';
+import { runConformance, type ConformanceRun } from '../runner/run-conformance.js';
+import { limiter } from '../../suites/kit/test-support/limiter.js';
 
 const REFERENCE_DRIVER = fileURLToPath(new URL('../../bin/ahp-reference-driver.mjs', import.meta.url));
 

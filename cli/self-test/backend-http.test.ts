@@ -6,8 +6,8 @@ import {
   checkSelfTest,
   SELF_TEST_PARALLEL_RUNS,
   SELF_TEST_RUN_TIMEOUT_MS,
-} from './self-test-cases.js';
-import { limiter } from '../kit/test-support/limiter.js';
+} from './backend-cases.js';
+import { limiter } from '../../suites/kit/test-support/limiter.js';
 
 const slot = limiter(SELF_TEST_PARALLEL_RUNS);
 
