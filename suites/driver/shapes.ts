@@ -1,7 +1,7 @@
 import type { FailureClass, FailurePolicy } from '../../protocol/failure-classes.js';
 import type { JsonObject, JsonValue } from '../../protocol/json.js';
 
-/** The driver protocol methods, in the order a session uses them. */
+/** The driver protocol methods, in the order a connection uses them. */
 export const DRIVER_METHODS = ['initialize', 'configure', 'invoke', 'close'] as const;
 export type DriverMethod = (typeof DRIVER_METHODS)[number];
 

@@ -11,7 +11,7 @@ import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { JsonValue } from '../../../protocol/json.js';
 import type { HarnessCase } from '../kit/case-model.js';
 import { driverCase, harnessCases } from '../kit/define.js';
-import { configureHarness } from '../kit/driver-session.js';
+import { configureHarness } from '../kit/lane-driver.js';
 import { useHarnessFixture } from '../kit/fixture.js';
 import { anyTransport } from '../kit/features.js';
 import { DEFAULT_SETTINGS, SETTINGS_KEY } from '../kit/provided.js';
