@@ -3,6 +3,7 @@ import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Loader, Plugin } from 'esbuild';
 import { contentDigest, bundleIsFresh as freshUnder, inputsFile } from '../bin/bundle-freshness.mjs';
+import { bundleEsm } from '../protocol/esm-bundle.js';
 
 // The programs started often (the reference driver, the CLI itself) run from esbuild bundles in
 // dist/: a start then costs a Node boot (~100 ms here) instead of Node plus tsx (~350 ms for a
@@ -101,34 +102,18 @@ function writeWhole(file: string, text: Uint8Array | string): void {
 }
 
 async function buildOne(source: string, out: string): Promise<void> {
-  // Loaded here: the CLI runs from its bundle and needs esbuild only when a bundle is stale.
-  const { build } = await import('esbuild');
   const digests = new Map<string, string>();
-  const result = await build({
-    absWorkingDir: ROOT,
-    ...(SPLIT.has(out)
-      ? {
-          entryPoints: [{ in: source, out: basename(out, '.mjs') }],
-          outdir: DIST,
-          outExtension: { '.js': '.mjs' },
-          splitting: true,
-          chunkNames: `${chunkPrefix(out)}[name]-[hash]`,
-        }
-      : { entryPoints: [source], outfile: join(DIST, out) }),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
+  const result = await bundleEsm({
+    entry: source,
+    workingDir: ROOT,
+    out: SPLIT.has(out)
+      ? { outdir: DIST, entryName: basename(out, '.mjs'), chunkNames: `${chunkPrefix(out)}[name]-[hash]` }
+      : { outfile: join(DIST, out) },
     // Dependencies stay in node_modules unless the bundle is self-contained.
-    ...(SELF_CONTAINED.has(out) ? {} : { packages: 'external' as const }),
-    sourcemap: 'linked',
-    metafile: true,
-    write: false,
+    external: !SELF_CONTAINED.has(out),
+    sourcemap: true,
     plugins: [ourSources(digests)],
-    logLevel: 'warning',
-    banner: {
-      js: `// Generated from ${source} by cli/bundles.ts; do not edit.${SELF_CONTAINED.has(out) ? `\n${REQUIRE_SHIM}` : ''}`,
-    },
+    banner: `// Generated from ${source} by cli/bundles.ts; do not edit.${SELF_CONTAINED.has(out) ? `\n${REQUIRE_SHIM}` : ''}`,
   });
   // Inputs the plugin did not load (none today) are hashed as they are now. Dependencies a
   // self-contained bundle inlines are not recorded: an installed package finds them elsewhere
@@ -142,13 +127,13 @@ async function buildOne(source: string, out: string): Promise<void> {
   // imports them, the inputs last (until they are written, the previous build's inputs judge the
   // new bundle, and a source changed since fails that check).
   const entry = join(DIST, out);
-  const maps = result.outputFiles.filter((file) => file.path.endsWith('.map'));
-  const code = result.outputFiles.filter((file) => !file.path.endsWith('.map'));
+  const maps = result.files.filter((file) => file.path.endsWith('.map'));
+  const code = result.files.filter((file) => !file.path.endsWith('.map'));
   const chunks = code.filter((file) => file.path !== entry);
   const entries = code.filter((file) => file.path === entry);
   for (const file of [...maps, ...chunks, ...entries]) writeWhole(file.path, file.contents);
   writeWhole(inputsFile(ROOT, out), `${JSON.stringify({ inputs }, null, 1)}\n`);
-  if (SPLIT.has(out)) removeStaleChunks(out, new Set(result.outputFiles.map((file) => file.path)));
+  if (SPLIT.has(out)) removeStaleChunks(out, new Set(result.files.map((file) => file.path)));
 }
 
 /** How the chunk files of a split bundle are named in dist/. */

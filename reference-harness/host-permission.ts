@@ -1,12 +1,8 @@
+import type { HostPermission } from '../protocol/driver-protocol/index.js';
 import type { Permission } from './staging.js';
 
-/**
- * What the host's own permission rules, sandbox or approval policy say about an operation before
- * AHP is asked, and what it ends with after the AHP effects (driver protocol v1.1).
- */
-export type HostPermission = 'allow' | 'ask' | 'deny';
-
-export const HOST_PERMISSIONS: readonly HostPermission[] = ['allow', 'ask', 'deny'];
+// The host's permission before AHP is asked and after its effects is the driver protocol's (v1.1).
+export { HOST_PERMISSIONS, type HostPermission } from '../protocol/driver-protocol/index.js';
 
 /**
  * The permission an operation ends with: the stricter of the host's and what AHP settled

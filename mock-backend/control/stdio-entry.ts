@@ -1,7 +1,7 @@
 /**
  * How a stdio mock process is started. `stdio-main.ts` through tsx always works, but tsx costs
  * several times node's own boot, paid once per event by per_event harnesses. So the same entry
- * is bundled once (esbuild, already installed as tsx's engine) into plain JS in the temp
+ * is bundled once (the package's one bundler, protocol/esm-bundle.ts) into plain JS in the temp
  * directory, content-addressed so concurrent runs share it; without esbuild we fall back to tsx.
  */
 import { createHash } from 'node:crypto';
@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bundleEsm } from '../../protocol/esm-bundle.js';
 
 /** Absolute path of the stdio mock entry. */
 export const STDIO_MAIN_PATH = fileURLToPath(new URL('../shells/stdio-main.ts', import.meta.url));
@@ -43,24 +44,15 @@ export function bundledStdioMain(): Promise<string | undefined> {
 }
 
 async function buildBundle(): Promise<string> {
-  const esbuild = await import('esbuild');
   const outdir = join(tmpdir(), 'ahp-mock-build');
-  const result = await esbuild.build({
-    entryPoints: [STDIO_MAIN_PATH],
-    bundle: true,
-    // Lazy imports (the --scenario path: zod, engine) become chunks the control path never loads.
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    outdir,
-    outExtension: { '.js': '.mjs' },
-    write: false,
+  // Split: lazy imports (the --scenario path: zod, engine) become chunks the control path never loads.
+  const result = await bundleEsm({
+    entry: STDIO_MAIN_PATH,
+    out: { outdir },
+    external: false,
     logLevel: 'silent',
   });
-  // esbuild's service process is left to esbuild: it is unref'd (never holds the process open)
-  // and may be shared with other esbuild users in this process, so stopping it here could fail theirs.
-  const files = result.outputFiles.map((f) => ({ path: relative(outdir, f.path), contents: f.contents }));
+  const files = result.files.map((f) => ({ path: relative(outdir, f.path), contents: f.contents }));
   const hash = createHash('sha256');
   for (const f of files) hash.update(f.path).update(f.contents);
   const dir = join(tmpdir(), `ahp-mock-stdio-${hash.digest('hex').slice(0, 16)}`);

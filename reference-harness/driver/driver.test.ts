@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { REFERENCE_FEATURES } from './session.js';
+import { REFERENCE_FEATURES } from './driver-methods.js';
 import {
   startInProcess,
   waitFor,

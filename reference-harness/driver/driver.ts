@@ -4,7 +4,7 @@ import type { Clock } from '../../protocol/clock.js';
 import { isJsonObject, type JsonValue } from '../../protocol/json.js';
 import { encodeFrame, NdjsonDecoder, type NdjsonItem } from '../../protocol/ndjson.js';
 import { DRIVER_ERROR_CODES, DriverMethodError } from './errors.js';
-import { DriverSession, type DriverHarnessDefaults } from './session.js';
+import { DriverMethods, type DriverHarnessDefaults } from './driver-methods.js';
 
 /** The streams and settings of one driver run; `main.ts` passes the real process's. */
 export interface ReferenceDriverIo {
@@ -21,7 +21,7 @@ export interface ReferenceDriverIo {
 
 type Handler = (params: unknown) => unknown;
 
-/** Turns the session's refusals into JSON-RPC errors; anything else is an internal error. */
+/** Turns the methods' refusals into JSON-RPC errors; anything else is an internal error. */
 function exposed(handler: Handler): (params: unknown) => Promise<unknown> {
   return async (params) => {
     try {
@@ -45,7 +45,7 @@ function exposed(handler: Handler): (params: unknown) => Promise<unknown> {
  */
 export async function runReferenceDriver(io: ReferenceDriverIo): Promise<number> {
   const log = (line: string) => io.stderr.write(`ahp-reference-driver: ${line}\n`);
-  const session = new DriverSession({
+  const methods = new DriverMethods({
     env: io.env,
     log,
     ...(io.clock === undefined ? {} : { clock: io.clock }),
@@ -55,19 +55,19 @@ export async function runReferenceDriver(io: ReferenceDriverIo): Promise<number>
   const server = new JSONRPCServer({ errorListener: () => undefined });
   server.addMethod(
     'initialize',
-    exposed((p) => session.initialize(p)),
+    exposed((p) => methods.initialize(p)),
   );
   server.addMethod(
     'configure',
-    exposed((p) => session.configure(p)),
+    exposed((p) => methods.configure(p)),
   );
   server.addMethod(
     'invoke',
-    exposed((p) => session.invoke(p)),
+    exposed((p) => methods.invoke(p)),
   );
   server.addMethod(
     'close',
-    exposed((p) => session.close(p)),
+    exposed((p) => methods.close(p)),
   );
 
   const write = (message: object) => {
@@ -117,7 +117,7 @@ export async function runReferenceDriver(io: ReferenceDriverIo): Promise<number>
   });
   for (const item of decoder.end()) handle(item);
   // Closing first ends any invoke still in flight, so its answer can be written before we leave.
-  await session.shutdown();
+  await methods.shutdown();
   await Promise.allSettled([...inflight]);
   return 0;
 }

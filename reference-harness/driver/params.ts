@@ -1,19 +1,18 @@
-import { isInterceptableEvent } from '../../protocol/events.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../../protocol/json.js';
-import { HOST_PERMISSIONS, type EventInput, type HostPermission, type InvokeInput } from '../index.js';
+import {
+  checkShape,
+  closeParamsSchema,
+  configureParamsSchema,
+  initializeParamsSchema,
+  invokeParamsEnvelopeSchema,
+  type ConfigureParams,
+  type InitializeParams,
+  type InvokeParamsEnvelope,
+} from '../../protocol/driver-protocol/index.js';
+import type { z } from 'zod';
+import type { EventInput, HostPermission, InvokeInput } from '../index.js';
 import { invalidParams } from './errors.js';
 
-/** `initialize` params. */
-export interface InitializeParams {
-  protocolVersion: string;
-  suiteVersion: string;
-}
-
-/** `configure` params. */
-export interface ConfigureParams {
-  registration: JsonValue;
-  retries?: number;
-}
+export type { ConfigureParams, InitializeParams } from '../../protocol/driver-protocol/index.js';
 
 /** `invoke` params, turned into the harness's input. */
 export interface InvokeParams {
@@ -24,87 +23,53 @@ export interface InvokeParams {
   hostPermission?: HostPermission;
 }
 
-function object(value: unknown, field: string): JsonObject {
-  if (!isJsonObject(value as JsonValue)) throw invalidParams(field, 'must be an object');
-  return value as JsonObject;
-}
-
-function duration(obj: JsonObject, key: string): number | undefined {
-  const value = obj[key];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw invalidParams(`params.${key}`, 'must be a non-negative number of milliseconds');
-  }
-  return value;
+/** The params if they match the protocol's schema; else a refusal naming the first bad field. */
+function parsed<S extends z.ZodType>(schema: S, params: unknown): z.infer<S> {
+  const check = checkShape(schema, params, 'params');
+  if (check.ok) return check.value;
+  const [first] = check.problems;
+  throw invalidParams(first?.field ?? 'params', first?.message ?? 'is malformed');
 }
 
 /** Checks `initialize` params. */
 export function parseInitialize(params: unknown): InitializeParams {
-  const p = object(params, 'params');
-  for (const key of ['protocolVersion', 'suiteVersion'] as const) {
-    if (typeof p[key] !== 'string') throw invalidParams(`params.${key}`, 'must be a string');
-  }
-  return { protocolVersion: p.protocolVersion as string, suiteVersion: p.suiteVersion as string };
+  return parsed(initializeParamsSchema, params);
 }
 
 /** Checks `configure` params; the registration itself is judged by the harness. */
 export function parseConfigure(params: unknown): ConfigureParams {
-  const p = object(params, 'params');
-  if (!Object.hasOwn(p, 'registration')) throw invalidParams('params.registration', 'is missing');
-  const out: ConfigureParams = { registration: p.registration as JsonValue };
-  if (p.retries !== undefined) {
-    if (typeof p.retries !== 'number' || !Number.isSafeInteger(p.retries) || p.retries < 0) {
-      throw invalidParams('params.retries', 'must be a non-negative integer');
-    }
-    out.retries = p.retries;
-  }
-  return out;
+  return parsed(configureParamsSchema, params);
 }
 
 /**
  * The harness input for `params.event`: the v1 `tool.before` shape when `type` is absent or
  * `tool.before`, else (v1.1) the event's type and every other field as its payload. Only what the
- * driver must know is checked here; the harness's own validation judges the event itself.
+ * driver must know was checked; the harness's own validation judges the event itself.
  */
-function eventInput(event: JsonObject): InvokeInput | EventInput {
-  if (event.id !== undefined && (typeof event.id !== 'string' || event.id === '')) {
-    throw invalidParams('params.event.id', 'must be a non-empty string');
-  }
-  const type = event.type;
+function eventInput(event: InvokeParamsEnvelope['event']): InvokeInput | EventInput {
+  const { id, type, ...fields } = event as InvokeParamsEnvelope['event'] & Record<string, unknown>;
   if (type === undefined || type === 'tool.before') {
     return {
-      call: event.call,
-      tool: event.tool,
-      ...(event.session === undefined ? {} : { session: event.session }),
-      ...(event.id === undefined ? {} : { eventId: event.id }),
+      call: fields.call,
+      tool: fields.tool,
+      ...(fields.session === undefined ? {} : { session: fields.session }),
+      ...(id === undefined ? {} : { eventId: id }),
     } as unknown as InvokeInput;
   }
-  if (typeof type !== 'string' || !isInterceptableEvent(type)) {
-    throw invalidParams('params.event.type', 'must name one of the interceptable events in features.events');
-  }
-  const { id, type: _type, ...fields } = event;
-  return { type, fields, ...(id === undefined ? {} : { eventId: id as string }) };
+  return { type, fields, ...(id === undefined ? {} : { eventId: id }) } as EventInput;
 }
 
 /** Checks `invoke` params: the event's shape is left to the harness (see `eventInput`). */
 export function parseInvoke(params: unknown): InvokeParams {
-  const p = object(params, 'params');
-  const input = eventInput(object(p.event, 'params.event'));
-  const out: InvokeParams = { input };
-  if (p.hostPermission !== undefined) {
-    if (!(HOST_PERMISSIONS as readonly unknown[]).includes(p.hostPermission)) {
-      throw invalidParams('params.hostPermission', 'must be "allow", "ask" or "deny"');
-    }
-    out.hostPermission = p.hostPermission as HostPermission;
-  }
-  const budgetMs = duration(p, 'budgetMs');
-  const cancelAfterMs = duration(p, 'cancelAfterMs');
-  if (budgetMs !== undefined) out.budgetMs = budgetMs;
-  if (cancelAfterMs !== undefined) out.cancelAfterMs = cancelAfterMs;
+  const p = parsed(invokeParamsEnvelopeSchema, params);
+  const out: InvokeParams = { input: eventInput(p.event) };
+  if (p.hostPermission !== undefined) out.hostPermission = p.hostPermission;
+  if (p.budgetMs !== undefined) out.budgetMs = p.budgetMs;
+  if (p.cancelAfterMs !== undefined) out.cancelAfterMs = p.cancelAfterMs;
   return out;
 }
 
 /** Checks `close` params: absent or an object. */
 export function parseClose(params: unknown): void {
-  if (params !== undefined) object(params, 'params');
+  parsed(closeParamsSchema, params);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkShape, invokeResultSchema } from '../../protocol/driver-protocol/index.js';
 import type { AuditRecord, InvokeResult } from '../index.js';
 import { toDriverAuditEntry, toDriverInvokeResult } from './result-mapping.js';
 
@@ -98,5 +99,7 @@ describe('toDriverInvokeResult', () => {
       permission: 'deny',
     });
     expect(mapped.audit).toHaveLength(1);
+    // What the reference driver answers is what the suite's check of the protocol accepts.
+    expect(checkShape(invokeResultSchema, mapped, '$.result')).toEqual({ ok: true, value: mapped });
   });
 });

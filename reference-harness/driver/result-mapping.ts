@@ -1,35 +1,18 @@
-import type { FailureClass, FailurePolicy } from '../../protocol/failure-classes.js';
-import type { AuditRecord, HarnessEvent, HostPermission, InvokeResult } from '../index.js';
+import type {
+  DriverAuditEntry as WireAuditEntry,
+  InvokeResult as WireInvokeResult,
+} from '../../protocol/driver-protocol/index.js';
+import type { AuditRecord, HarnessEvent, InvokeResult } from '../index.js';
 
-/** One audit entry as the driver protocol reports it. */
-export interface DriverAuditEntry {
-  backendId: string;
-  outcome: AuditRecord['outcome'];
-  failureClass?: FailureClass;
-  policy?: FailurePolicy;
-  synthetic?: boolean;
-  mode: 'intercept' | 'observe';
-  subscriptionIndex: number;
-  boundaryCopy?: boolean;
-  failureCode?: string;
-  attempts: number;
-  durationMs: number;
-}
+/** One audit entry as the reference driver reports it: the protocol's, its extensions always filled. */
+export type DriverAuditEntry = WireAuditEntry &
+  Required<Pick<WireAuditEntry, 'mode' | 'subscriptionIndex' | 'attempts' | 'durationMs'>>;
 
-/** The `invoke` result of the driver protocol. */
-export interface DriverInvokeResult {
-  decision: 'continue' | 'deny';
-  reason?: string;
-  synthetic: boolean;
-  interrupted: boolean;
-  ending?: 'cancelled' | 'budget-expired' | 'closed';
-  eventId: string;
-  /** v1.1: the type of the event raised, whether the host ran the operation, and its final permission. */
-  eventType: string;
-  executed: boolean;
-  permission: HostPermission;
-  audit: DriverAuditEntry[];
-}
+/** The reference driver's `invoke` result: the protocol's, with every extension and v1.1 member. */
+export type DriverInvokeResult = WireInvokeResult &
+  Required<Pick<WireInvokeResult, 'eventId' | 'eventType' | 'executed' | 'permission'>> & {
+    audit: DriverAuditEntry[];
+  };
 
 /** Maps one audit record; local-only fields (`detail`, timestamps) stay in the harness. */
 export function toDriverAuditEntry(record: AuditRecord): DriverAuditEntry {

@@ -13,9 +13,9 @@ import { describeFrame } from './frames.js';
 import { scaledBackendMargins } from './margins.js';
 import { appliesTo, caseName, stepsFor, type Probe, type ProbeStep } from './probe.js';
 import { redactJson, redactText } from './redact.js';
-import { runSession, type SessionRun } from './session.js';
+import { runFrames, type FrameRun } from './frame-run.js';
 import { bindingOf, secretsOf, type BackendTarget } from './target.js';
-import { judgeProbe, sessionMayStop, type AttributedFault, type Verdict } from './verdict.js';
+import { judgeProbe, runMayStop, type AttributedFault, type Verdict } from './verdict.js';
 
 /** Reads the provided target and settings; throws a clear error when the CLI did not provide them. */
 export function providedTarget(): { target: BackendTarget; settings: SuiteSettings } {
@@ -33,7 +33,7 @@ export function providedTarget(): { target: BackendTarget; settings: SuiteSettin
 const ANSWER_EXCERPT_CHARS = 300;
 
 /** What the backend answered at a step, when it answered with bytes the fault does not already quote. */
-function answerAt(run: SessionRun, step: number): string | undefined {
+function answerAt(run: FrameRun, step: number): string | undefined {
   const obs = run.observations[step - 1];
   if (obs?.kind !== 'request' || !obs.reply.ok || obs.reply.raw === undefined) return undefined;
   const text = Buffer.from(obs.reply.raw).toString('utf8');
@@ -41,7 +41,7 @@ function answerAt(run: SessionRun, step: number): string | undefined {
 }
 
 /** One fault as a sentence: the step and what it sent, the requirement, what was wrong, what came back. */
-export function faultText(f: StepFault, steps: readonly ProbeStep[], run?: SessionRun): string {
+export function faultText(f: StepFault, steps: readonly ProbeStep[], run?: FrameRun): string {
   const s = steps[f.step - 1];
   const sent = s === undefined ? '' : ` (${describeFrame(s.frame)})`;
   const answer = run === undefined ? undefined : answerAt(run, f.step);
@@ -53,7 +53,7 @@ export function faultText(f: StepFault, steps: readonly ProbeStep[], run?: Sessi
 export function evidenceOf(
   probe: Probe,
   steps: readonly ProbeStep[],
-  run: SessionRun,
+  run: FrameRun,
   verdict: Verdict,
   secrets: readonly string[],
 ): Record<string, JsonValue> {
@@ -76,10 +76,10 @@ export function evidenceOf(
 }
 
 /**
- * Sessions by their steps: probes that send the same frames in the same roles judge the same run
+ * Frame runs by their steps: probes that send the same frames in the same roles judge the same run
  * (one backend process, one set of exchanges), started by whichever of their cases runs first.
  */
-const sessions = new Map<string, Promise<SessionRun>>();
+const frameRuns = new Map<string, Promise<FrameRun>>();
 
 /** Declares one case per applicable probe. */
 export function declareProbes(probes: readonly Probe[]): void {
@@ -107,18 +107,18 @@ export function declareProbes(probes: readonly Probe[]): void {
         }
         const frames = steps.map((s) => s.frame);
         const key = JSON.stringify(steps);
-        let session = sessions.get(key);
-        if (!session) {
-          session = runSession(frames, {
+        let shared = frameRuns.get(key);
+        if (!shared) {
+          shared = runFrames(frames, {
             target,
             clock: systemClock,
             silenceWindowMs: margins.silenceWindowMs,
             killGraceMs: margins.killGraceMs,
-            stopAfter: (observations) => sessionMayStop(probe, steps, observations),
+            stopAfter: (observations) => runMayStop(probe, steps, observations),
           });
-          sessions.set(key, session);
+          frameRuns.set(key, shared);
         }
-        const run = await session;
+        const run = await shared;
         const verdict = judgeProbe(probe, steps, run.observations, binding, secrets);
         ctx.evidence(evidenceOf(probe, steps, run, verdict, secrets));
         const finding = (f: AttributedFault) => toFinding(f, redactText(faultText(f, steps, run), secrets));

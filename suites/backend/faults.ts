@@ -6,7 +6,7 @@
 import { draftLocation, requirementById } from '../../protocol/requirements.js';
 import { FINDING_RANK, type Finding, type FindingRank } from '../kit/finding.js';
 import { RULES, type Rule } from './rules.js';
-import type { TransportFailure } from './session.js';
+import type { TransportFailure } from './frame-run.js';
 
 /**
  * How far an exchange got before a fault: no usable reply at all (`transport`), a reply that is

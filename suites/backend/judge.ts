@@ -9,7 +9,7 @@ import { checkInterceptResult } from '../../protocol/messages.js';
 import type { Effect, JsonRpcErrorObject } from '../../protocol/wire-types.js';
 import { stablePath, transportFault, violationRule, type StepFault } from './faults.js';
 import { RULES, type Rule } from './rules.js';
-import type { NotificationObservation, RequestObservation } from './session.js';
+import type { NotificationObservation, RequestObservation } from './frame-run.js';
 
 /** The only advertisement the suites make: a Tool Interception harness's minimum. */
 export const DENY_ONLY = { effects: ['deny'] };

@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import type { Clock } from '../../protocol/clock.js';
 import { FrameFactory } from './frames.js';
-import { openTransport, type TransportFailure } from './session.js';
+import { openTransport, type TransportFailure } from './frame-run.js';
 import { toolInputsOf, type BackendEndpoint, type BackendTarget } from './target.js';
 
 /** Whether the backend can be exercised, or the one sentence saying why not. */

@@ -5,7 +5,7 @@
  */
 import type { StepFault } from './faults.js';
 import type { Probe, ProbeStep } from './probe.js';
-import type { Observation } from './session.js';
+import type { Observation } from './frame-run.js';
 
 /** The faults of the probe's own rule that compare steps, processes or credentials. */
 export function probeFaults(

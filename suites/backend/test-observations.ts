@@ -1,7 +1,7 @@
 // Hand-made observations for the judge and verdict unit tests: each builds what a session would
 // have recorded, so the judging is tested without a backend.
 import type { JsonValue } from '../../protocol/json.js';
-import type { NotificationObservation, RequestObservation, TransportReply } from './session.js';
+import type { NotificationObservation, RequestObservation, TransportReply } from './frame-run.js';
 
 const encoder = new TextEncoder();
 

@@ -4,7 +4,7 @@ import { toFinding } from './faults.js';
 import { RULES } from './rules.js';
 import { step, stepsFor, type Probe } from './probe.js';
 import { decision, DENY, failed, notified, rpcError } from './test-observations.js';
-import { decisionSignature, judgeProbe, sessionMayStop } from './verdict.js';
+import { decisionSignature, judgeProbe, runMayStop } from './verdict.js';
 
 const ALLOW = { send: 'intercept', input: 'allow' } as const;
 
@@ -247,20 +247,20 @@ describe('early stop', () => {
       rule: RULES.jsonRpcResponse,
       steps: [step.baseline(ALLOW), step.subject(ALLOW), step.subject(ALLOW), step.subject(ALLOW)],
     };
-    expect(sessionMayStop(probe, probe.steps, [failed(0, 'stdio.framing.not-json')])).toBe(true);
-    expect(sessionMayStop(probe, probe.steps, [decision(0, [])])).toBe(false);
-    expect(sessionMayStop(probe, probe.steps, [decision(0, []), failed(1, 'deadline')])).toBe(false);
+    expect(runMayStop(probe, probe.steps, [failed(0, 'stdio.framing.not-json')])).toBe(true);
+    expect(runMayStop(probe, probe.steps, [decision(0, [])])).toBe(false);
+    expect(runMayStop(probe, probe.steps, [decision(0, []), failed(1, 'deadline')])).toBe(false);
+    expect(runMayStop(probe, probe.steps, [decision(0, []), failed(1, 'deadline'), decision(2, [])])).toBe(
+      false,
+    );
     expect(
-      sessionMayStop(probe, probe.steps, [decision(0, []), failed(1, 'deadline'), decision(2, [])]),
-    ).toBe(false);
-    expect(
-      sessionMayStop(probe, probe.steps, [decision(0, []), failed(1, 'deadline'), failed(2, 'deadline')]),
+      runMayStop(probe, probe.steps, [decision(0, []), failed(1, 'deadline'), failed(2, 'deadline')]),
     ).toBe(true);
     // Wrong answers are still exchanges: the run goes on, so a liveness case sees every request.
-    expect(
-      sessionMayStop(probe, probe.steps, [decision(0, []), rpcError(1, -32602), rpcError(2, -32602)]),
-    ).toBe(false);
-    expect(sessionMayStop(probe, probe.steps, [rpcError(0, -32602)])).toBe(true);
+    expect(runMayStop(probe, probe.steps, [decision(0, []), rpcError(1, -32602), rpcError(2, -32602)])).toBe(
+      false,
+    );
+    expect(runMayStop(probe, probe.steps, [rpcError(0, -32602)])).toBe(true);
   });
 
   it('judges the steps a stopped session sent', () => {

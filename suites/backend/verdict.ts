@@ -1,5 +1,5 @@
 /**
- * The verdict of one backend case, derived from its probe (data) and what the session observed.
+ * The verdict of one backend case, derived from its probe (data) and what its frame run observed.
  * See `probe.ts` for how step roles attribute a fault to a requirement. Each case judges its own
  * exchange: a defect of another requirement blocks it only when that defect kept the case from
  * seeing what it reads, and then the case names that defect (`blocked`) instead of failing.
@@ -12,7 +12,7 @@ import { noiseFault } from './noise.js';
 import type { Probe, ProbeStep } from './probe.js';
 import { probeFaults } from './probe-checks.js';
 import type { Rule } from './rules.js';
-import type { Observation } from './session.js';
+import type { Observation } from './frame-run.js';
 import type { BackendBinding } from './target.js';
 
 /** A fault that names its requirement: what a case can be blocked by. */
@@ -97,12 +97,12 @@ export function blocks(f: StepFault, reads: 'reply' | 'decision'): boolean {
 }
 
 /**
- * Whether a session may stop after its latest observation: a baseline without a usable decision
+ * Whether a frame run may stop after its latest observation: a baseline without a usable decision
  * leaves nothing to judge, and two steps in a row that got no reply at all show the backend cannot
  * be exercised further (each failure makes the transport replace the process, and the rest would
- * only repeat it). A reply that is wrong is still an exchange: the session goes on.
+ * only repeat it). A reply that is wrong is still an exchange: the run goes on.
  */
-export function sessionMayStop(
+export function runMayStop(
   probe: Probe,
   steps: readonly ProbeStep[],
   observations: readonly Observation[],
@@ -130,7 +130,7 @@ function plainAllow(s: ProbeStep, steps: readonly ProbeStep[]): boolean {
   );
 }
 
-/** Derives the verdict; `steps` are the ones to send (see `stepsFor`), of which a stopped session sent a prefix. */
+/** Derives the verdict; `steps` are the ones to send (see `stepsFor`), of which a stopped run sent a prefix. */
 export function judgeProbe(
   probe: Probe,
   steps: readonly ProbeStep[],
@@ -151,7 +151,7 @@ export function judgeProbe(
   let answeredNotification = false;
   for (const [i, s] of steps.entries()) {
     const obs = observations[i];
-    // The session stopped early (see `sessionMayStop`): what was sent already decides.
+    // The run stopped early (see `runMayStop`): what was sent already decides.
     if (!obs) break;
     // Noise is judged by what it is, wherever it came: the stdout cases fail for it, the rest read past it.
     const noise = noiseFault(obs.step, obs.noise);
@@ -236,10 +236,10 @@ export function judgeProbe(
     }
   }
   if (observations.length < steps.length) {
-    // Defensive: a stopped session always leaves a fault behind, so this is not expected.
+    // Defensive: a stopped run always leaves a fault behind, so this is not expected.
     return {
       status: 'untested',
-      reason: `the session stopped after step ${observations.length} of ${steps.length}`,
+      reason: `the frame run stopped after step ${observations.length} of ${steps.length}`,
       faults: [],
       others,
     };

@@ -24,7 +24,7 @@ export const DEFAULT_DRIVER_TIMEOUTS: Readonly<DriverTimeouts> = {
 
 /**
  * Calls in a row the driver leaves unanswered (each past its timeout, its liveness request
- * answered) before the session counts as ended: a driver that still reads but never answers.
+ * answered) before the connection counts as ended: a driver that still reads but never answers.
  */
 export const MAX_CONSECUTIVE_TIMEOUTS = 3;
 

@@ -133,7 +133,7 @@ describe('DriverClient against malformed replies', () => {
     expect(error.message).toContain('$.result.implementation.name must be a string');
   });
 
-  it('a malformed audit entry is DriverProtocolError naming it; the session goes on', async () => {
+  it('a malformed audit entry is DriverProtocolError naming it; the connection goes on', async () => {
     const client = fake('malformed-invoke');
     await client.initialize(INIT);
     const error = (await rejection(client.invoke({ event: EVENT }))) as DriverProtocolError;
@@ -215,7 +215,7 @@ describe('DriverClient timeouts and disposal', () => {
     expect(error.reason).toBe('disposed');
   });
 
-  it('a driver that stops answering after initialize ends the session (unresponsive) once the liveness request goes unanswered too', async () => {
+  it('a driver that stops answering after initialize ends the connection (unresponsive) once the liveness request goes unanswered too', async () => {
     const client = fake('stall-after-init', { timeouts: { configureMs: 100, probeMs: 200 } });
     await client.initialize(INIT);
     const error = (await rejection(client.configure({ registration: {} }))) as DriverUnavailableError;

@@ -135,7 +135,7 @@ export class DriverClient {
     return this.process.exit;
   }
 
-  /** The error that ended the session (the driver exited, stopped answering, broke the framing). */
+  /** The error that ended the connection (the driver exited, stopped answering, broke the framing). */
   get ended(): Error | undefined {
     return this.failure;
   }
@@ -228,7 +228,7 @@ export class DriverClient {
   }
 
   /**
-   * After `method` timed out: ends the session (throwing why) when the driver no longer answers,
+   * After `method` timed out: ends the connection (throwing why) when the driver no longer answers,
    * that is when it leaves a liveness request unanswered too, or when this is the
    * `MAX_CONSECUTIVE_TIMEOUTS`th call in a row it left unanswered. Otherwise the timeout is the
    * call's own (a harness that never settles it) and the case decides.
@@ -376,7 +376,7 @@ export class DriverClient {
     });
   }
 
-  /** Marks the session unusable: every pending and later call fails with `error`. */
+  /** Marks the connection unusable: every pending and later call fails with `error`. */
   private fail(error: Error): void {
     if (this.failure) return;
     this.failure = error;

@@ -46,10 +46,10 @@ export class DriverProtocolError extends Error {
   readonly method: string;
   readonly field: string;
   readonly problems: ShapeProblem[];
-  /** True when the reply could not be tied to a request, which ends the session. */
-  readonly endsSession: boolean;
+  /** True when the reply could not be tied to a request, which ends the connection. */
+  readonly endsConnection: boolean;
 
-  constructor(method: string, problems: ShapeProblem[], endsSession = false) {
+  constructor(method: string, problems: ShapeProblem[], endsConnection = false) {
     const first = problems[0] ?? { field: '$', message: 'is malformed' };
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem(s))` : '';
     super(
@@ -59,7 +59,7 @@ export class DriverProtocolError extends Error {
     this.method = method;
     this.field = first.field;
     this.problems = problems;
-    this.endsSession = endsSession;
+    this.endsConnection = endsConnection;
   }
 }
 
@@ -99,13 +99,15 @@ export class DriverTimeoutError extends Error {
 
 /**
  * True when `error` (or an error it wraps) means the driver can no longer be exercised: it exited,
- * stopped answering, or broke the session's framing. Then the run stops (exit 3) rather than
+ * stopped answering, or broke the connection's framing. Then the run stops (exit 3) rather than
  * blaming the harness; a disposal is the suite's own doing and does not count.
  */
-export function endsDriverSession(error: unknown): DriverUnavailableError | DriverProtocolError | undefined {
+export function endsDriverConnection(
+  error: unknown,
+): DriverUnavailableError | DriverProtocolError | undefined {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
     if (e instanceof DriverUnavailableError && e.reason !== 'disposed') return e;
-    if (e instanceof DriverProtocolError && e.endsSession) return e;
+    if (e instanceof DriverProtocolError && e.endsConnection) return e;
   }
   return undefined;
 }

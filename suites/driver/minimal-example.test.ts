@@ -22,7 +22,7 @@ afterEach(async () => {
 });
 
 describe('docs/examples/minimal-driver.mjs', () => {
-  it('speaks v1: the client validates every reply of a full session', async () => {
+  it('speaks v1: the client validates every reply of a full connection', async () => {
     client = new DriverClient([process.execPath, MINIMAL_DRIVER]);
     const info = await client.initialize(INIT);
     expect(info.bindings).toEqual(['stdio']);

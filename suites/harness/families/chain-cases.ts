@@ -11,7 +11,7 @@ import type { CaseContext } from '../../kit/case.js';
 import type { InvokeParams, KnownFeature } from '../../driver/index.js';
 import { startBackendSet, type BackendCall, type SetSubscription } from '../kit/backend-set.js';
 import { driverCase } from '../kit/define.js';
-import { configureHarness } from '../kit/driver-session.js';
+import { configureHarness } from '../kit/lane-driver.js';
 import { announcedTransports, anyTransport } from '../kit/features.js';
 import type { FixtureState, HarnessFixture } from '../kit/fixture.js';
 import { frameLines } from '../kit/case-guard.js';

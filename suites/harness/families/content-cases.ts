@@ -25,7 +25,7 @@ import { CaseFailure, type Finding } from '../../kit/finding.js';
 import { announcedEvents } from '../../driver/index.js';
 import { startBackendSet, type SetBackend } from '../kit/backend-set.js';
 import { driverCase } from '../kit/define.js';
-import { configureHarness } from '../kit/driver-session.js';
+import { configureHarness } from '../kit/lane-driver.js';
 import { samplePayload } from '../kit/event-payloads.js';
 import { refusedValidRegistration } from '../kit/run-case.js';
 import { finding, prefixed, type RuleKey } from '../kit/rules.js';

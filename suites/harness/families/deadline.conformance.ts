@@ -10,7 +10,7 @@ import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { JsonValue } from '../../../protocol/json.js';
 import type { HarnessCase } from '../kit/case-model.js';
 import { driverCase, harnessCases } from '../kit/define.js';
-import { configureHarness } from '../kit/driver-session.js';
+import { configureHarness } from '../kit/lane-driver.js';
 import { useHarnessFixture } from '../kit/fixture.js';
 import { anyTransport } from '../kit/features.js';
 import { caseRegistration } from '../kit/registration.js';

@@ -20,7 +20,7 @@ import {
 } from '../kit/advertised-authority.js';
 import { startBackendSet, type SetBackend } from '../kit/backend-set.js';
 import { driverCase } from '../kit/define.js';
-import { configureHarness } from '../kit/driver-session.js';
+import { configureHarness } from '../kit/lane-driver.js';
 import { usableTransports } from '../kit/features.js';
 import type { FixtureState, HarnessFixture } from '../kit/fixture.js';
 import { CaseFailure } from '../../kit/finding.js';

@@ -14,7 +14,7 @@ import type { DriverToolEvent, InitializeResult, InvokeResult, KnownFeature } fr
 import type { HarnessCase } from '../kit/case-model.js';
 import type { FixtureState } from '../kit/fixture.js';
 import { unmetNeeds, usableTransports } from '../kit/features.js';
-import { configureHarness } from '../kit/driver-session.js';
+import { configureHarness } from '../kit/lane-driver.js';
 import { caseRegistration, interceptSubscription } from '../kit/registration.js';
 import { refusedValidRegistration } from '../kit/run-case.js';
 import { finding, prefixed } from '../kit/rules.js';

@@ -11,7 +11,7 @@ import type { DriverToolEvent } from '../../driver/index.js';
 import type { HarnessCase } from '../kit/case-model.js';
 import type { FixtureState } from '../kit/fixture.js';
 import { CaseFailure } from '../../kit/finding.js';
-import { configureHarness } from '../kit/driver-session.js';
+import { configureHarness } from '../kit/lane-driver.js';
 import { caseRegistration } from '../kit/registration.js';
 import { caseEvent, refusedValidRegistration } from '../kit/run-case.js';
 import { stepIds } from '../kit/run-step.js';

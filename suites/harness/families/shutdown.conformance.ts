@@ -8,7 +8,7 @@ import { DriverCallError } from '../../driver/index.js';
 import { CaseFailure } from '../../kit/finding.js';
 import { failOn, finding } from '../kit/rules.js';
 import { driverCase } from '../kit/define.js';
-import { closeHarness } from '../kit/driver-session.js';
+import { closeHarness } from '../kit/lane-driver.js';
 import { useHarnessFixture } from '../kit/fixture.js';
 import { HARNESS_TRANSPORTS, type HarnessTransport } from '../kit/timing.js';
 import {

@@ -8,7 +8,7 @@
 import type { JsonValue } from '../../../protocol/json.js';
 import { stderrTail } from '../../kit/case-meta.js';
 import type { CaseContext } from '../../kit/case.js';
-import { endsDriverSession } from '../../driver/index.js';
+import { endsDriverConnection } from '../../driver/index.js';
 import type { FixtureState } from './fixture.js';
 import { frameTranscript } from './transcript.js';
 import { bytesText, decodeFrames, type WireFrame } from './wire-records.js';
@@ -84,7 +84,7 @@ export async function guardCase(
       throw error;
     }
     const now = state();
-    const stopped = endsDriverSession(error) ?? endsDriverSession(now.client.ended);
+    const stopped = endsDriverConnection(error) ?? endsDriverConnection(now.client.ended);
     if (stopped !== undefined) {
       const stderr = 'stderr' in stopped && stopped.stderr !== '' ? stopped.stderr : now.client.stderrText();
       ctx.targetStopped({ message: stopped.message, stderrTail: stderrTail(stderr) });

@@ -10,16 +10,16 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { MAX_CONCURRENT_CASES, stderrTail, type SuiteSettings } from '../../kit/case-meta.js';
 import type { CaseContext } from '../../kit/case.js';
-import { endsDriverSession, type DriverClient, type InitializeResult } from '../../driver/index.js';
+import { endsDriverConnection, type DriverClient, type InitializeResult } from '../../driver/index.js';
 import { providedTarget, type HarnessTarget } from './provided.js';
 import { startSuiteMocks, type SuiteMocks } from './mock-endpoints.js';
 import { guardCase } from './case-guard.js';
-import { launchDriver, laneToken } from './driver-session.js';
+import { launchDriver, laneToken } from './lane-driver.js';
 import { scaledHarnessMargins, type ScaledHarnessMargins } from './timing.js';
 import { runCase } from './run-case.js';
 import type { HarnessCase } from './case-model.js';
 
-export { driverEnv, SUITE_VERSION } from './driver-session.js';
+export { driverEnv, SUITE_VERSION } from './lane-driver.js';
 
 /** What a running suite file holds; valid inside cases (after `beforeAll`). */
 export interface FixtureState {
@@ -39,7 +39,7 @@ export interface FixtureState {
   reuse: boolean;
   /** What the driver's harness was last configured with, while a following case may reuse it. */
   configured: string | undefined;
-  /** True after `close` until a `configure` is accepted (see driver-session.ts). */
+  /** True after `close` until a `configure` is accepted (see lane-driver.ts). */
   harnessClosed: boolean;
 }
 
@@ -149,7 +149,7 @@ async function startLane(target: HarnessTarget, settings: SuiteSettings, reuse: 
 
 async function stopLane(lane: Lane): Promise<void> {
   // The driver may already be unusable (a failing case); shutting it down is what matters here.
-  // One whose session ended would only make close wait out its timeout.
+  // One whose connection ended would only make close wait out its timeout.
   if (lane.state.client.ended === undefined) await lane.state.client.close().catch(() => undefined);
   await lane.state.client.dispose();
   await lane.state.mocks.close();
@@ -157,7 +157,7 @@ async function stopLane(lane: Lane): Promise<void> {
 
 /** Ends a case whose lane could not start: unjudged when the driver failed, otherwise rethrown. */
 export function stopOnStartFailure(error: unknown, ctx: CaseContext): never {
-  const stopped = endsDriverSession(error);
+  const stopped = endsDriverConnection(error);
   if (stopped === undefined) throw error;
   ctx.targetStopped({
     message: stopped.message,

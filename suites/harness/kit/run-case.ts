@@ -11,7 +11,7 @@ import type { CaseContext } from '../../kit/case.js';
 import { CaseFailure, type Finding } from '../../kit/finding.js';
 import type { CaseRunContext, CaseStep, Expected, HarnessCase, StepRun } from './case-model.js';
 import { deriveExpectation, waitsForDeadline } from './expectation.js';
-import { configureHarness } from './driver-session.js';
+import { configureHarness } from './lane-driver.js';
 import { missingFeature } from './features.js';
 import { JUST_LATE_ATTEMPTS, JUST_LATE_TAKEN_TO_FAIL, type JustLateReading } from './just-late.js';
 import type { FixtureState } from './fixture.js';

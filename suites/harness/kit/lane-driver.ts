@@ -1,5 +1,5 @@
 /**
- * The driver's session as the suite relies on it (docs/driver-protocol.md, Session): `configure`
+ * A lane's driver process as the suite relies on it (docs/driver-protocol.md, Lifecycle): `configure`
  * replaces the harness; after `close`, a `configure` may create a new harness or be refused.
  * A refusal there is the driver's right, not the harness's fault: the suite then starts a fresh
  * driver process for the lane and configures that one. Drivers that accept it cost no start.

@@ -53,11 +53,11 @@ export const REFERENCE_ADVERTISED_EFFECTS: readonly SupportedEffect[] = [
 /** The implementation name announced in `initialize`. */
 export const REFERENCE_DRIVER_NAME = 'ahp-conformance-reference-harness';
 
-/** Harness options a driver's owner may fix; registration, retries, env and clock come from the session. */
+/** Harness options a driver's owner may fix; registration, retries, env and clock come from the driver's methods. */
 export type DriverHarnessDefaults = Omit<HarnessOptions, 'registration' | 'retries' | 'env' | 'clock'>;
 
-/** Inputs of a driver session. */
-export interface DriverSessionOptions {
+/** Inputs of the driver's methods. */
+export interface DriverMethodsOptions {
   /** The environment the harness reads `tokenEnv` from and builds child environments out of. */
   env: Record<string, string | undefined>;
   clock?: Clock;
@@ -71,14 +71,14 @@ export interface DriverSessionOptions {
  * current harness (closing it first); `close` keeps the closed harness so that a later `invoke`
  * reaches it and fails there, locally, as the seed requires.
  */
-export class DriverSession {
+export class DriverMethods {
   private initialized = false;
   private harness: Harness | undefined;
   /** Serializes configure, close and shutdown, so two harnesses never overlap. */
   private lifecycle: Promise<unknown> = Promise.resolve();
   private readonly clock: Clock;
 
-  constructor(private readonly options: DriverSessionOptions) {
+  constructor(private readonly options: DriverMethodsOptions) {
     this.clock = options.clock ?? systemClock;
   }
 
@@ -179,7 +179,7 @@ export class DriverSession {
     });
   }
 
-  /** Ends the session when the driver stops: closes whatever harness is open. */
+  /** When the driver stops: closes whatever harness is open. */
   shutdown(): Promise<void> {
     return this.serialized(async () => {
       await this.harness?.close();

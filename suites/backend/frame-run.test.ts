@@ -1,10 +1,10 @@
-// The session over a real stdio process: lines that are not JSON-RPC messages are read past and
+// A frame run over a real stdio process: lines that are not JSON-RPC messages are read past and
 // kept as noise of the step they came in, never as a reply, on one process throughout.
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../protocol/clock.js';
 import { step } from './probe.js';
 import { WIRE_PROBES } from './probes-wire.js';
-import { runSession } from './session.js';
+import { runFrames } from './frame-run.js';
 import type { BackendTarget } from './target.js';
 import { judgeProbe } from './verdict.js';
 
@@ -37,10 +37,10 @@ const target: BackendTarget = {
 
 const notification = WIRE_PROBES.find((p) => p.name === 'notification-gets-no-reply');
 
-describe('a backend session over stdio', () => {
+describe('a backend frame run over stdio', () => {
   it('reads past a banner and late log lines: each request gets its reply, a notification none, on one process', async () => {
     if (!notification) throw new Error('the notification probe is missing');
-    const run = await runSession(
+    const run = await runFrames(
       notification.steps.map((s) => s.frame),
       { target, clock: systemClock, silenceWindowMs: 300, killGraceMs: 500 },
     );

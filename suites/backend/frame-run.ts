@@ -70,21 +70,21 @@ export interface TranscriptEntry {
   noise?: true;
 }
 
-/** Everything one session saw: one observation per step sent, and the transcript. */
-export interface SessionRun {
+/** Everything one frame run saw: one observation per step sent, and the transcript. */
+export interface FrameRun {
   observations: Observation[];
   transcript: TranscriptEntry[];
 }
 
-/** What a session needs besides its frames. */
-export interface SessionOptions {
+/** What a frame run needs besides its frames. */
+export interface FrameRunOptions {
   target: BackendTarget;
   clock: Clock;
   /** How long a stdio backend is watched for output after a notification. */
   silenceWindowMs: number;
   /** SIGTERM-to-SIGKILL grace when stdio processes are reaped. */
   killGraceMs: number;
-  /** Asked after each step: true ends the session early (nothing more could be judged). */
+  /** Asked after each step: true ends the run early (nothing more could be judged). */
   stopAfter?: (observations: readonly Observation[]) => boolean;
 }
 
@@ -156,7 +156,7 @@ function boundNamed<T extends { ok: boolean }>(outcome: T, deadlineMs: number): 
 }
 
 /** Sends each step in order on one transport (one backend process for persistent stdio). */
-export async function runSession(specs: readonly FrameSpec[], options: SessionOptions): Promise<SessionRun> {
+export async function runFrames(specs: readonly FrameSpec[], options: FrameRunOptions): Promise<FrameRun> {
   const { target, clock } = options;
   const secrets = secretsOf(target);
   const frames = new FrameFactory(toolInputsOf(target), () => clock.wallNow());

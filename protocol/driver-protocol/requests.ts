@@ -1,0 +1,88 @@
+// What the suite sends with each method (docs/driver-protocol.md, Methods and v1.1 additions).
+import { z } from 'zod';
+import { isInterceptableEvent } from '../events.js';
+import { amount, count, expecting, nonEmptyText, oneOf, openRecord, record, text } from './fields.js';
+import { HOST_PERMISSIONS } from './vocabulary.js';
+
+/** `initialize` params: what the suite speaks. */
+export const initializeParamsSchema = record({ protocolVersion: text(), suiteVersion: text() });
+
+/** `configure` params: a registration whose backends are the mock, and an optional retry count. */
+export const configureParamsSchema = record({
+  /** Any JSON value: refusing an invalid document is part of what the suite checks. */
+  registration: z.unknown().refine((value) => value !== undefined, 'is missing'),
+  retries: count(undefined, Number.isSafeInteger).exactOptional(),
+});
+
+const INTERCEPTABLE = 'must name one of the interceptable events in features.events';
+// Typed as a plain test: the type stays a string, since the suite may send any announced name.
+const interceptable = (type: string): boolean => isInterceptableEvent(type);
+
+/** A suggested event id; drivers may ignore it. */
+const suggestedId = nonEmptyText('must be a non-empty string').exactOptional();
+
+/** The members every raised event may carry: a suggested id and the session it belongs to. */
+const eventIdentity = { id: suggestedId, session: openRecord({ id: text() }).exactOptional() };
+
+/** The `tool.before` the harness should raise (v1; `type` absent); the harness fills in the envelope. */
+export const driverToolEventSchema = record({
+  type: z.literal('tool.before', expecting(INTERCEPTABLE)).exactOptional(),
+  ...eventIdentity,
+  call: record({ id: text() }),
+  tool: record({ name: text(), input: openRecord({}), kind: text().exactOptional() }),
+});
+
+/**
+ * Any other interceptable event the harness should raise (v1.1, only types the driver announced
+ * in `features.events`): its type, optional identities and every payload field of the draft's
+ * schema for that event; the harness fills in `source` and `time`.
+ */
+export const driverTypedEventSchema = openRecord({
+  type: text(INTERCEPTABLE).refine(interceptable, INTERCEPTABLE),
+  ...eventIdentity,
+});
+
+const invokeOptions = {
+  /** v1.1, only with `features.hostPermission`: the host's permission before AHP (default allow). */
+  hostPermission: oneOf(HOST_PERMISSIONS, 'must be "allow", "ask" or "deny"').exactOptional(),
+  /** The enclosing call budget in milliseconds. */
+  budgetMs: amount('must be a non-negative number of milliseconds').exactOptional(),
+  /** Cancel the call this many milliseconds after it starts. */
+  cancelAfterMs: amount('must be a non-negative number of milliseconds').exactOptional(),
+};
+
+/** `invoke` params: a `tool.before` (`type` absent or `"tool.before"`) or any announced event type. */
+export const invokeParamsSchema = record({
+  event: z.union([driverToolEventSchema, driverTypedEventSchema], expecting('must be an object')),
+  ...invokeOptions,
+});
+
+/**
+ * `invoke` params as far as a driver judges them: the event's identity and type, and the call's
+ * options. The event's payload is left to the harness, whose own validation judges the event.
+ */
+export const invokeParamsEnvelopeSchema = record({
+  event: record({
+    id: suggestedId,
+    type: text(INTERCEPTABLE).refine(interceptable, INTERCEPTABLE).exactOptional(),
+  }),
+  ...invokeOptions,
+});
+
+/** `close` params: absent or an object. */
+export const closeParamsSchema = record({}).optional();
+
+/** Every method's params, by name. */
+export const paramsSchemas = {
+  initialize: initializeParamsSchema,
+  configure: configureParamsSchema,
+  invoke: invokeParamsSchema,
+  close: closeParamsSchema,
+} as const;
+
+export type InitializeParams = z.infer<typeof initializeParamsSchema>;
+export type ConfigureParams = z.infer<typeof configureParamsSchema>;
+export type DriverToolEvent = z.infer<typeof driverToolEventSchema>;
+export type DriverTypedEvent = z.infer<typeof driverTypedEventSchema>;
+export type InvokeParams = z.infer<typeof invokeParamsSchema>;
+export type InvokeParamsEnvelope = z.infer<typeof invokeParamsEnvelopeSchema>;

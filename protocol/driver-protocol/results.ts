@@ -1,0 +1,111 @@
+// What a driver answers to each method (docs/driver-protocol.md, Methods and Audit entries).
+import type { z } from 'zod';
+import { FAILURE_CLASSES } from '../failure-classes.js';
+import {
+  amount,
+  count,
+  flag,
+  list,
+  nonEmptyText,
+  notEmpty,
+  oneOf,
+  openRecord,
+  record,
+  text,
+} from './fields.js';
+import {
+  AUDIT_OUTCOMES,
+  CALL_ENDINGS,
+  DELIVERY_MODES,
+  DRIVER_BINDINGS,
+  FAILURE_POLICIES,
+  HOST_PERMISSIONS,
+  KNOWN_FEATURES,
+  type KnownFeature,
+} from './vocabulary.js';
+
+const knownFlags = Object.fromEntries(KNOWN_FEATURES.map((key) => [key, flag().exactOptional()])) as Record<
+  KnownFeature,
+  z.ZodExactOptional<z.ZodBoolean>
+>;
+
+/** `initialize.result.features`: booleans, and (v1.1) the event types `invoke` can raise. */
+export const featuresSchema = openRecord({
+  ...knownFlags,
+  /** v1.1: the interceptable event types `invoke` can raise (absent: only `tool.before`). */
+  events: list(nonEmptyText('must be a non-empty string')).exactOptional(),
+});
+
+/** `initialize` result: who the driver is and what its harness can do. */
+export const initializeResultSchema = record({
+  implementation: record({ name: nonEmptyText(), version: text() }),
+  protocolVersions: list(text()).refine(...notEmpty('must list at least one version')),
+  bindings: list(oneOf(DRIVER_BINDINGS, 'must be "stdio" or "http"')),
+  features: featuresSchema,
+});
+
+/** One reason a registration was refused. */
+export const configureIssueSchema = record({ path: text(), message: nonEmptyText() });
+export type ConfigureIssue = z.infer<typeof configureIssueSchema>;
+
+const configureShape = record({ accepted: flag(), issues: list(configureIssueSchema).exactOptional() });
+type ConfigureShape = z.infer<typeof configureShape>;
+
+/** A refusal names why; the predicate gives the result type its two forms. */
+const refusalExplained = (
+  result: ConfigureShape,
+): result is ConfigureShape & ({ accepted: true } | { accepted: false; issues: ConfigureIssue[] }) =>
+  result.accepted || (result.issues?.length ?? 0) > 0;
+
+/** `configure` result: accepted, or refused with at least one issue. */
+export const configureResultSchema = configureShape.refine(refusalExplained, {
+  path: ['issues'],
+  error: (issue) =>
+    (issue.input as ConfigureShape).issues === undefined
+      ? 'is missing'
+      : 'must name at least one issue when the registration is refused',
+});
+
+/** One audit entry of an `invoke` result; optional fields are left out by drivers that cannot tell. */
+export const auditEntrySchema = record({
+  backendId: nonEmptyText(),
+  outcome: oneOf(AUDIT_OUTCOMES),
+  failureClass: oneOf(FAILURE_CLASSES).exactOptional(),
+  policy: oneOf(FAILURE_POLICIES).exactOptional(),
+  synthetic: flag().exactOptional(),
+  // Extensions the reference driver reports.
+  mode: oneOf(DELIVERY_MODES).exactOptional(),
+  subscriptionIndex: count().exactOptional(),
+  boundaryCopy: flag().exactOptional(),
+  failureCode: nonEmptyText().exactOptional(),
+  attempts: count().exactOptional(),
+  durationMs: amount().exactOptional(),
+});
+
+/** `invoke` result: the settled decision and what each subscription did. */
+export const invokeResultSchema = record({
+  decision: oneOf(['continue', 'deny']),
+  reason: text().exactOptional(),
+  synthetic: flag(),
+  interrupted: flag(),
+  /** Extensions: how an interrupted call ended, and the id of the event the harness raised. */
+  ending: oneOf(CALL_ENDINGS).exactOptional(),
+  eventId: nonEmptyText().exactOptional(),
+  /** v1.1, with `features.execution`: whether the host carried out the gated operation. */
+  executed: flag().exactOptional(),
+  /** v1.1, with `features.hostPermission`: the host's permission after AHP effects. */
+  permission: oneOf(HOST_PERMISSIONS).exactOptional(),
+  /** v1.1: the type of the event the harness raised. */
+  eventType: nonEmptyText().exactOptional(),
+  audit: list(auditEntrySchema),
+});
+
+/** `close` result: an object (v1 defines no members). */
+export const closeResultSchema = record({});
+
+export type DriverFeatures = z.infer<typeof featuresSchema>;
+export type InitializeResult = z.infer<typeof initializeResultSchema>;
+export type ConfigureResult = z.infer<typeof configureResultSchema>;
+export type DriverAuditEntry = z.infer<typeof auditEntrySchema>;
+export type InvokeResult = z.infer<typeof invokeResultSchema>;
+export type CloseResult = z.infer<typeof closeResultSchema>;
