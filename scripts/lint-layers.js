@@ -22,7 +22,7 @@ const OURS = [
 export const CLI_TEST_FILES = ['cli/**/*.test.ts', 'cli/**/test-support/**', 'cli/self-test/**'];
 /**
  * Suite files used as fixtures of the CLI's own tests: they author cases like any suite file
- * (with suites/kit/case.ts), so they are held to the suites' rule instead.
+ * (with suites/common/case.ts), so they are held to the suites' rule instead.
  */
 const CLI_SUITE_FIXTURES = ['cli/**/test-fixtures/**'];
 

@@ -42,7 +42,7 @@ const EDGES: readonly { rule: string; file: string; denied: string; allowed: str
   {
     rule: 'mock-backend/ never imports the suites',
     file: 'mock-backend/probe.ts',
-    denied: '../suites/kit/index.js',
+    denied: '../suites/common/index.js',
     allowed: './index.js',
   },
   {
@@ -71,7 +71,7 @@ describe('the layer rules of npm run lint', () => {
 
   it('judges the file an import reaches, however the relative path is spelled', async () => {
     // A detour through another folder still lands in a suite's internals.
-    const detour = '../../protocol/../suites/kit/finding.js';
+    const detour = '../../protocol/../suites/common/finding.js';
     expect(await layerMessages('cli/report/probe.ts', detour)).toHaveLength(1);
   });
 });

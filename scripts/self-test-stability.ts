@@ -1,5 +1,5 @@
 // Stability of the harness suite's self-test on broken twins: runs every twin of
-// fixtures/broken/catalogue.ts on its selection N times while K busy loops load the cores, and
+// fixtures/harnesses/catalogue.ts on its selection N times while K busy loops load the cores, and
 // reports per twin how often it was caught (its run failed exactly the requirement IDs it breaks,
 // as cli/self-test/harness.test.ts requires). Exits 1 unless every twin was caught every time.
 // Usage: npx tsx scripts/self-test-stability.ts [--runs N] [--load K] [--twin NAME]...
@@ -9,8 +9,8 @@
 import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { runConformance, type ConformanceRun } from '../cli/runner/run-conformance.js';
-import { TWIN_CATALOGUE, type TwinEntry } from '../fixtures/broken/catalogue.js';
-import { bundleTwins } from '../fixtures/broken/lib/bundle.js';
+import { TWIN_CATALOGUE, type TwinEntry } from '../fixtures/harnesses/catalogue.js';
+import { bundleTwins } from '../fixtures/harnesses/lib/bundle.js';
 import { startBusyLoops } from './lib/busy-load.js';
 import { exitWith, isMainModule, stopOnSignal } from './lib/script-main.js';
 
@@ -37,7 +37,7 @@ function parseArgs(argv: readonly string[]): Options {
     const value = Number(raw);
     if ((key !== '--runs' && key !== '--load') || !Number.isSafeInteger(value) || value < 0) {
       throw new Error(
-        `Unknown option or bad value near "${key ?? ''}"; use --runs N, --load K, --twin <a twin of fixtures/broken/catalogue.ts>.`,
+        `Unknown option or bad value near "${key ?? ''}"; use --runs N, --load K, --twin <a twin of fixtures/harnesses/catalogue.ts>.`,
       );
     }
     if (key === '--runs') options.runs = Math.max(1, value);

@@ -10,7 +10,7 @@ import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBundles } from '../cli/bundles.js';
 import type { Report } from '../cli/report/report.js';
-import { bundleTwins } from '../fixtures/broken/lib/bundle.js';
+import { bundleTwins } from '../fixtures/harnesses/lib/bundle.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'ahp-conformance.mjs');

@@ -69,7 +69,7 @@ describe('explain command', () => {
     });
     expect(k.twins).toContainEqual({
       side: 'backend',
-      twin: 'broken/wrong-id',
+      twin: 'twins/wrong-id',
       defect: 'the reply id is not the request id.',
       selection: 'backend over http',
     });

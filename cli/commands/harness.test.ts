@@ -52,7 +52,13 @@ describe('ahp-conformance harness', () => {
 
   it('exits 3 in one sentence, no stack trace, when a node driver script does not exist', async () => {
     const f = fakeIo(
-      ['harness', '--', 'node', 'node_modules/ahp-conformance/fixtures/broken/run-twin.mjs', 'claim-missing'],
+      [
+        'harness',
+        '--',
+        'node',
+        'node_modules/ahp-conformance/fixtures/harnesses/run-twin.mjs',
+        'claim-missing',
+      ],
       {
         cwd: tmpdir(),
       },

@@ -15,7 +15,7 @@ import {
 } from '../../suites/driver/index.js';
 import { claimFor, SUITE_VERSION, type HarnessTarget } from '../../suites/harness/index.js';
 import { redactJson } from '../../suites/backend/index.js';
-import { stderrTail } from '../../suites/kit/index.js';
+import { stderrTail } from '../../suites/common/index.js';
 import { ensureBundles } from '../bundles.js';
 import { runConsole } from '../console/run-console.js';
 import { printEpilogue } from '../console/epilogue.js';

@@ -4,7 +4,7 @@
  * with `--coverage`, the coverage registry instead (list-coverage.ts).
  */
 import { REQUIREMENTS } from '../../protocol/requirements.js';
-import type { SuiteSettings } from '../../suites/kit/index.js';
+import type { SuiteSettings } from '../../suites/common/index.js';
 import type { BackendTarget } from '../../suites/backend/index.js';
 import { EXIT, writeLine, type CliIo } from '../io.js';
 import { parseArgv, type FlagSpec } from '../options/argv.js';

@@ -7,7 +7,7 @@
  */
 import type { Writable } from 'node:stream';
 import { ProgressMeter } from './progress-meter.js';
-import { TARGET_STOPPED_PREFIX } from '../../suites/kit/index.js';
+import { TARGET_STOPPED_PREFIX } from '../../suites/common/index.js';
 import { isMandatory, type CaseResult } from '../runner/case-result.js';
 
 /** Lines of a failure message shown under a failing case; the report holds the rest. */

@@ -6,7 +6,7 @@
  * so a baseline never hides a new defect behind the cases it blocks.
  */
 import { requirementById } from '../../protocol/requirements.js';
-import { groupProblems, type Problem, type ProblemCase } from '../../suites/kit/index.js';
+import { groupProblems, type Problem, type ProblemCase } from '../../suites/common/index.js';
 import { selects, type SelectableCase, type Selector } from '../selection/selector.js';
 import type { KnownFailureEntry } from './parse.js';
 

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../../protocol/json.js';
-import type { SuiteSettings, TargetStopped } from '../../suites/kit/index.js';
+import type { SuiteSettings, TargetStopped } from '../../suites/common/index.js';
 import { applyKnownFailures, toleratedCase, type BaselineSummary } from '../known-failures/apply.js';
 import { checkKnownFailuresMatch } from '../known-failures/check.js';
 import { optionsForReport, type ResolvedOptions } from '../options/resolve.js';

@@ -5,7 +5,7 @@
  * recomputed as an unsharded run would have computed them: problems are regrouped from the
  * cases' findings and blockers, so one defect seen in several shards is one problem.
  */
-import type { Finding } from '../../suites/kit/index.js';
+import type { Finding } from '../../suites/common/index.js';
 import { judgeEntries, type BaselineSummary, type EntryOutcome } from '../known-failures/apply.js';
 import type { CaseResult } from '../runner/case-result.js';
 import type { PartialReport } from './merge-input.js';

@@ -3,7 +3,7 @@
  * grouped into distinct problems (`groupProblems`), each marked with the known-failures line that
  * covers it. A MUST problem no line covers fails the run, even when all it shows is blocked cases.
  */
-import type { Problem } from '../../suites/kit/index.js';
+import type { Problem } from '../../suites/common/index.js';
 import type { BaselineSummary } from '../known-failures/apply.js';
 import { problemsOf, type CoverableCase } from '../known-failures/cover.js';
 import { isMandatory } from '../runner/case-result.js';

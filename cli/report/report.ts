@@ -3,7 +3,7 @@ import { requirementById, type RequirementLevel } from '../../protocol/requireme
 import { claimCoverage, type ProfileCoverage } from '../../suites/coverage/index.js';
 import { baselineFails, type BaselineSummary } from '../known-failures/apply.js';
 import type { RepeatSummary } from '../repeat/repeat.js';
-import type { Finding, TargetStopped } from '../../suites/kit/index.js';
+import type { Finding, TargetStopped } from '../../suites/common/index.js';
 import { isMandatory, type CaseResult, type CaseStatus } from '../runner/case-result.js';
 import type { ShardRecord } from '../shard/record.js';
 import { failingProblems, reportProblems, type ReportProblem } from './report-problems.js';

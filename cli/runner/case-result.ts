@@ -1,6 +1,6 @@
 import type { JsonValue } from '../../protocol/json.js';
 import type { RequirementLevel } from '../../protocol/requirements.js';
-import type { Finding } from '../../suites/kit/index.js';
+import type { Finding } from '../../suites/common/index.js';
 import type { RepeatSummary } from '../repeat/repeat.js';
 
 export type CaseStatus = 'pass' | 'fail' | 'untested' | 'blocked' | 'skipped' | 'known-failure';

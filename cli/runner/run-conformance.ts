@@ -10,7 +10,7 @@ import {
   UNTESTED_PREFIX,
   type CaseMeta,
   type TargetStopped,
-} from '../../suites/kit/index.js';
+} from '../../suites/common/index.js';
 import type { CaseResult } from './case-result.js';
 import { descendantsOf, reapProcesses, type ProcessId } from './descendants.js';
 import { withSignalsOwned } from './signal-ownership.js';

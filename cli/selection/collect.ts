@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { RequirementLevel } from '../../protocol/requirements.js';
-import type { CaseMeta } from '../../suites/kit/index.js';
+import type { CaseMeta } from '../../suites/common/index.js';
 import { PACKAGE_ROOT } from '../runner/run-conformance.js';
 
 /** Every conformance file that ships, by role; `list` shows them all. */

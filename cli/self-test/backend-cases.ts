@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import { SELF_TEST_DENY_INPUT, SELF_TEST_TOKEN, type SelfTestCase } from '../../suites/backend/index.js';
 import { exampleBackend, startHttpExample } from '../../suites/backend/test-support.js';
-import { problemOfCase } from '../../suites/kit/index.js';
+import { problemOfCase } from '../../suites/common/index.js';
 import type { Report } from '../report/report.js';
 import { failedRequirements, problemCases, problemsOf, runCli } from './backend-run.js';
 
@@ -46,9 +46,9 @@ export const SELF_TEST_PARALLEL_RUNS = 2;
 export async function checkSelfTest(c: SelfTestCase): Promise<void> {
   const env = c.token ? { [SELF_TEST_TOKEN.env]: SELF_TEST_TOKEN.value } : {};
   const tokenArgs = c.token ? ['--token-env', SELF_TEST_TOKEN.env] : [];
-  const http = c.binding === 'http' ? await startHttpExample(c.twin, tokenArgs, env) : undefined;
+  const http = c.binding === 'http' ? await startHttpExample(c.example, tokenArgs, env) : undefined;
   try {
-    const outcome = await runCli(selfTestArgv(c, exampleBackend(c.twin), http?.url), env);
+    const outcome = await runCli(selfTestArgv(c, exampleBackend(c.example), http?.url), env);
     expect(outcome.err).toBe('');
     const report = outcome.report;
     if (!report) throw new Error(`no report.json; stdout: ${outcome.out}`);

@@ -7,7 +7,7 @@ import {
   SELF_TEST_PARALLEL_RUNS,
   SELF_TEST_RUN_TIMEOUT_MS,
 } from './backend-cases.js';
-import { limiter } from '../../suites/kit/test-support/limiter.js';
+import { limiter } from '../../suites/common/test-support/limiter.js';
 
 const slot = limiter(SELF_TEST_PARALLEL_RUNS);
 
@@ -19,6 +19,6 @@ describe.concurrent('backend self-certification: HTTP twins', () => {
         : c.warnings
           ? `warns on ${c.warnings.join(', ')}`
           : `leaves exactly ${(c.untested?.requirements ?? []).join(', ')} untested`;
-    it(`${c.twin} ${what}`, () => slot(() => checkSelfTest(c)), SELF_TEST_RUN_TIMEOUT_MS);
+    it(`${c.example} ${what}`, () => slot(() => checkSelfTest(c)), SELF_TEST_RUN_TIMEOUT_MS);
   }
 });

@@ -3,7 +3,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { groupProblems, type Finding, type Problem, type ProblemCase } from '../../suites/kit/index.js';
+import { groupProblems, type Finding, type Problem, type ProblemCase } from '../../suites/common/index.js';
 import type { Report } from '../report/report.js';
 import { run } from '../run.js';
 import { fakeIo } from '../test-support/fake-io.js';

@@ -10,17 +10,17 @@ import {
   SELF_TEST_PARALLEL_RUNS,
   SELF_TEST_RUN_TIMEOUT_MS,
 } from './backend-cases.js';
-import { limiter } from '../../suites/kit/test-support/limiter.js';
+import { limiter } from '../../suites/common/test-support/limiter.js';
 
 const slot = limiter(SELF_TEST_PARALLEL_RUNS);
 
 describe.concurrent('backend self-certification: correct example and stdio twins', () => {
   for (const c of CORRECT_RUNS) {
-    it(`${c.twin} passes over ${c.binding}`, () => slot(() => checkSelfTest(c)), SELF_TEST_RUN_TIMEOUT_MS);
+    it(`${c.example} passes over ${c.binding}`, () => slot(() => checkSelfTest(c)), SELF_TEST_RUN_TIMEOUT_MS);
   }
   for (const c of BROKEN_STDIO_RUNS) {
     it(
-      `${c.twin} over ${c.binding} fails exactly ${c.breaks.join(', ')}`,
+      `${c.example} over ${c.binding} fails exactly ${c.breaks.join(', ')}`,
       () => slot(() => checkSelfTest(c)),
       SELF_TEST_RUN_TIMEOUT_MS,
     );

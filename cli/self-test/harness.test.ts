@@ -1,7 +1,7 @@
 /**
  * The harness suite judged both ways: the bundled reference harness passes the whole suite with an
  * empty baseline, so does a second driver of it that declares only the stdio binding and refuses
- * `configure` after `close` (every HTTP case untested, with its reason), and each broken twin (fixtures/broken/) fails exactly the requirement IDs its
+ * `configure` after `close` (every HTTP case untested, with its reason), and each broken twin (fixtures/harnesses/) fails exactly the requirement IDs its
  * catalogue entry names, on its selection of files and cases, as at most two problems
  * (`groupProblems`: one defect is one problem, named once) of those IDs, each failing case with
  * findings that cite their sentence. Everything runs through the CLI's runner
@@ -10,13 +10,13 @@
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TWIN_CATALOGUE } from '../../fixtures/broken/catalogue.js';
-import { bundleTwins } from '../../fixtures/broken/lib/bundle.js';
+import { TWIN_CATALOGUE } from '../../fixtures/harnesses/catalogue.js';
+import { bundleTwins } from '../../fixtures/harnesses/lib/bundle.js';
 import { bundleStdioOnlyDriver } from '../../suites/driver/test-drivers/bundle-stdio-only.js';
 import { OPERATION_CASE_LABEL, type HarnessTarget } from '../../suites/harness/index.js';
-import { groupProblems, type SuiteSettings } from '../../suites/kit/index.js';
+import { groupProblems, type SuiteSettings } from '../../suites/common/index.js';
 import { runConformance, type ConformanceRun } from '../runner/run-conformance.js';
-import { limiter } from '../../suites/kit/test-support/limiter.js';
+import { limiter } from '../../suites/common/test-support/limiter.js';
 
 const REFERENCE_DRIVER = fileURLToPath(new URL('../../bin/ahp-reference-driver.mjs', import.meta.url));
 

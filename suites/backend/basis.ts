@@ -4,7 +4,7 @@
  * `agenthooksprotocol/agent-hooks-protocol`) decides whether a behaviour is a MUST or a SHOULD.
  * `rule` is our paraphrase of the sentence, for reports; the anchor points at the original.
  */
-import type { Basis } from '../kit/finding.js';
+import type { Basis } from '../common/finding.js';
 
 const VERSIONING = 'spec/draft/base/versioning.md';
 const BASE_INDEX = 'spec/draft/base/index.md';

@@ -5,9 +5,9 @@
 import { inject } from 'vitest';
 import { systemClock } from '../../protocol/clock.js';
 import type { JsonValue } from '../../protocol/json.js';
-import type { SuiteSettings } from '../kit/case-meta.js';
-import { conformanceCase } from '../kit/case.js';
-import { CaseFailure } from '../kit/finding.js';
+import type { SuiteSettings } from '../common/case-meta.js';
+import { conformanceCase } from '../common/case.js';
+import { CaseFailure } from '../common/finding.js';
 import { hasRequirement, toFinding, type StepFault } from './faults.js';
 import { describeFrame } from './frames.js';
 import { scaledBackendMargins } from './margins.js';

@@ -4,7 +4,7 @@
  * defect in other cases) and how fundamental it is. Pure.
  */
 import { draftLocation, requirementById } from '../../protocol/requirements.js';
-import { FINDING_RANK, type Finding, type FindingRank } from '../kit/finding.js';
+import { FINDING_RANK, type Finding, type FindingRank } from '../common/finding.js';
 import { RULES, type Rule } from './rules.js';
 import type { TransportFailure } from './frame-run.js';
 

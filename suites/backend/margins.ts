@@ -1,4 +1,4 @@
-import { scaledMargins, type ScaledTable } from '../kit/scale.js';
+import { scaledMargins, type ScaledTable } from '../common/scale.js';
 
 /**
  * Named real-time margins of the backend suites. Real time is unavoidable here (a third-party

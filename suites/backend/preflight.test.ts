@@ -42,7 +42,7 @@ describe('pre-flight', () => {
       await preflightBackend(stdio(process.execPath, [exampleBackend('correct-backend')]), options(bound)),
     ).toMatchObject({ ok: true });
     expect(
-      await preflightBackend(stdio(process.execPath, [exampleBackend('broken/banner')]), options(bound)),
+      await preflightBackend(stdio(process.execPath, [exampleBackend('twins/banner')]), options(bound)),
     ).toMatchObject({ ok: true });
   });
 
@@ -70,7 +70,7 @@ describe('pre-flight', () => {
   });
 
   it('lets through a backend that starts and dies on the request: that is judged, not refused', async () => {
-    const crash = stdio(process.execPath, [exampleBackend('broken/crash-on-request')]);
+    const crash = stdio(process.execPath, [exampleBackend('twins/crash-on-request')]);
     expect(await preflightBackend(crash, options(BACKEND_MARGINS.spawnMs * 2))).toMatchObject({ ok: true });
   });
 

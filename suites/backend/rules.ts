@@ -4,7 +4,7 @@
  * `way`) is what groups the same defect across cases into one problem, so every check that judges
  * the same sentence the same way uses the same rule here. Pure data.
  */
-import type { Basis } from '../kit/finding.js';
+import type { Basis } from '../common/finding.js';
 import { BASIS } from './basis.js';
 
 /** One rule: its key (never with per-occurrence values), what is wrong when it is broken, its sentence. */

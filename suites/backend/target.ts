@@ -4,7 +4,7 @@
  * redacted from every report and every piece of evidence (see `redact.ts`).
  */
 import type { JsonObject, JsonValue } from '../../protocol/json.js';
-import type { SuiteSettings } from '../kit/case-meta.js';
+import type { SuiteSettings } from '../common/case-meta.js';
 import { DEFAULT_ALLOW_INPUT, type ToolInputs } from './frames.js';
 
 /** The binding a backend is exercised over; stdio carries its lifecycle. */

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { BACKEND_MARGINS } from './margins.js';
 
-/** The example backends of `fixtures/backends/`, by name (`correct-backend`, `broken/banner`...). */
+/** The example backends of `fixtures/backends/`, by name (`correct-backend`, `twins/banner`...). */
 export function exampleBackend(name: string): string {
   return fileURLToPath(new URL(`../../fixtures/backends/${name}.mjs`, import.meta.url));
 }

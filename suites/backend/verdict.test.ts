@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findingKey } from '../kit/finding.js';
+import { findingKey } from '../common/finding.js';
 import { toFinding } from './faults.js';
 import { RULES } from './rules.js';
 import { step, stepsFor, type Probe } from './probe.js';

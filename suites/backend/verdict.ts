@@ -4,7 +4,7 @@
  * exchange: a defect of another requirement blocks it only when that defect kept the case from
  * seeing what it reads, and then the case names that defect (`blocked`) instead of failing.
  */
-import { byRank, findingKey } from '../kit/finding.js';
+import { byRank, findingKey } from '../common/finding.js';
 import type { Effect } from '../../protocol/wire-types.js';
 import { hasRequirement, STAGE_RANK, type StepFault } from './faults.js';
 import { decisionFaults, errorFaults, replyFaults, silenceFaults } from './judge.js';

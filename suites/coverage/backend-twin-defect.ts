@@ -27,7 +27,7 @@ export function statedIds(source: string): string[] {
   return label ? [...(label[1] ?? '').matchAll(/AHPX?-[A-Z]+-\d{3}/g)].map((m) => m[0]) : [];
 }
 
-/** The source of backend twin `twin` (`broken/wrong-id`). */
+/** The source of backend twin `twin` (`twins/wrong-id`). */
 export function backendTwinSource(twin: string): string {
   return readFileSync(new URL(`${twin}.mjs`, BACKENDS), 'utf8');
 }

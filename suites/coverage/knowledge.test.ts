@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BEHAVIOUR_TRANSPORTS } from '../../mock-backend/index.js';
 import { REQUIREMENTS, requirementById } from '../../protocol/requirements.js';
-import { TWINS } from '../../fixtures/broken/twins/index.js';
+import { TWINS } from '../../fixtures/harnesses/twins/index.js';
 import { BROKEN_HTTP_RUNS, BROKEN_STDIO_RUNS } from '../backend/self-test-runs.js';
 import { behaviourKinds } from '../harness/kit/behaviour-kinds.js';
 import { backendTwinSource, statedDefect, statedIds } from './backend-twin-defect.js';
@@ -50,9 +50,9 @@ describe('what the twins declare about themselves', () => {
 
   it('every broken backend twin opens with the defect it plants, naming the IDs its run must fail', () => {
     for (const run of [...BROKEN_STDIO_RUNS, ...BROKEN_HTTP_RUNS]) {
-      const source = backendTwinSource(run.twin);
-      expect(statedDefect(source).length, run.twin).toBeGreaterThan(10);
-      if (run.breaks.length > 0) expect(statedIds(source), run.twin).toEqual(expect.arrayContaining(run.breaks));
+      const source = backendTwinSource(run.example);
+      expect(statedDefect(source).length, run.example).toBeGreaterThan(10);
+      if (run.breaks.length > 0) expect(statedIds(source), run.example).toEqual(expect.arrayContaining(run.breaks));
     }
     expect(statedDefect('#!/usr/bin/env node\n// Defect (AHP-RPC-001): the id\n// is wrong.\nconst x = 1;')).toBe(
       'the id is wrong.',

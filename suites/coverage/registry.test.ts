@@ -25,7 +25,7 @@ function input(overrides: Partial<RegistryInput> = {}): RegistryInput {
     ],
     twins: [
       harnessTwinProof({ twin: 'claim-missing', defect: 'leaves the claim out', files: [FILE], pattern: 'AHP-CORE-00[12]', breaks: ['AHP-CORE-001'] }),
-      backendTwinProof({ twin: 'broken/wrong-id', binding: 'http', breaks: ['AHP-RPC-001'] }),
+      backendTwinProof({ example: 'twins/wrong-id', binding: 'http', breaks: ['AHP-RPC-001'] }),
     ],
     negatives: {},
     exclusions: { 'AHP-SEC-001': { kind: 'pending', reason: 'not yet' } },
@@ -43,7 +43,7 @@ describe('coverage registry', () => {
       sentence: { document: 'spec/draft/base/index.md', section: 'Conformance profiles', anchor: 'AHP-CORE-001' },
     });
     expect(registry[1]?.excluded).toEqual({ kind: 'pending', reason: 'not yet' });
-    expect(registry[2]?.twins.backend).toEqual(['broken/wrong-id']);
+    expect(registry[2]?.twins.backend).toEqual(['twins/wrong-id']);
     expect(coverageProblems(input())).toEqual([]);
   });
 
@@ -68,12 +68,12 @@ describe('coverage registry', () => {
   it('fails a twin whose selection holds no case of what it is said to break', () => {
     const twins = [
       harnessTwinProof({ twin: 'claim-missing', defect: 'leaves the claim out', files: [FILE], pattern: 'AHP-FAIL', breaks: ['AHP-CORE-001'] }),
-      backendTwinProof({ twin: 'broken/wrong-id', binding: 'stdio-persistent', breaks: ['AHP-RPC-001', 'AHP-NOPE-001'] }),
+      backendTwinProof({ example: 'twins/wrong-id', binding: 'stdio-persistent', breaks: ['AHP-RPC-001', 'AHP-NOPE-001'] }),
     ];
     expect(coverageProblems(input({ twins }))).toEqual([
       `harness twin "claim-missing" is said to break AHP-CORE-001, but its selection (${FILE} /AHP-FAIL/) holds no case of it`,
-      'backend twin "broken/wrong-id" is said to break AHP-RPC-001, but its selection (backend over stdio-persistent) holds no case of it',
-      'backend twin "broken/wrong-id" is said to break AHP-NOPE-001, which is no catalogue ID',
+      'backend twin "twins/wrong-id" is said to break AHP-RPC-001, but its selection (backend over stdio-persistent) holds no case of it',
+      'backend twin "twins/wrong-id" is said to break AHP-NOPE-001, which is no catalogue ID',
     ]);
   });
 

@@ -7,7 +7,7 @@
  */
 import type { Requirement, RequirementLevel, RequirementRole } from '../../protocol/requirements.js';
 import { REQUIREMENTS } from '../../protocol/requirements.js';
-import { TWIN_CATALOGUE, type TwinEntry } from '../../fixtures/broken/catalogue.js';
+import { TWIN_CATALOGUE, type TwinEntry } from '../../fixtures/harnesses/catalogue.js';
 import { BROKEN_HTTP_RUNS, BROKEN_STDIO_RUNS, type SelfTestCase } from '../backend/self-test-runs.js';
 import { backendTwinSource, statedDefect } from './backend-twin-defect.js';
 import { EXCLUSIONS, NEGATIVE_PROOFS, type Exclusion, type NegativeProof } from './proofs.js';
@@ -104,8 +104,8 @@ export function harnessTwinProof(entry: TwinEntry): TwinProof {
 export function backendTwinProof(run: SelfTestCase, defect?: string): TwinProof {
   return {
     side: 'backend',
-    twin: run.twin,
-    defect: defect ?? statedDefect(backendTwinSource(run.twin)),
+    twin: run.example,
+    defect: defect ?? statedDefect(backendTwinSource(run.example)),
     breaks: [...run.breaks, ...(run.warnings ?? [])],
     selection: `backend over ${run.binding}`,
     selects: (c) => c.role === 'backend' && c.transports.includes(run.binding),

@@ -11,7 +11,7 @@ import {
   type DriverClientOptions,
   type DriverTimeouts,
 } from './client-options.js';
-import { scaledMs } from '../kit/scale.js';
+import { scaledMs } from '../common/scale.js';
 import { DriverProcess, type DriverExit } from './driver-process.js';
 import {
   DriverCallError,

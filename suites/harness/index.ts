@@ -3,6 +3,6 @@
 // the case the reference harness cannot serve by design.
 export { claimFor } from './families/core-claim-rules.js';
 export { SUITE_VERSION } from './kit/lane-driver.js';
-export { DEFAULT_SETTINGS } from '../kit/settings.js';
+export { DEFAULT_SETTINGS } from '../common/settings.js';
 export { type HarnessTarget } from './kit/provided.js';
 export { OPERATION_CASE_LABEL } from './families/edit-case-data.js';

@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, inject } from 'vitest';
-import { conformanceCase } from '../../../suites/kit/case.js';
+import { conformanceCase } from '../../../suites/common/case.js';
 
 const counterDir = (inject as (key: string) => unknown)('pipelineCounterDir') as string | undefined;
 

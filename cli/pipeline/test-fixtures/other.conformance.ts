@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, inject } from 'vitest';
-import { conformanceCase } from '../../../suites/kit/case.js';
+import { conformanceCase } from '../../../suites/common/case.js';
 
 const counterDir = (inject as (key: string) => unknown)('pipelineCounterDir') as string | undefined;
 

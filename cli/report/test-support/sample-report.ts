@@ -1,7 +1,7 @@
 // A report with every status, a case under two requirements, hostile text, findings that group
 // into problems (one of them blocking cases), and a baseline, built through buildReport so the
 // reporter tests see what a real run produces.
-import { FINDING_RANK, type Finding } from '../../../suites/kit/index.js';
+import { FINDING_RANK, type Finding } from '../../../suites/common/index.js';
 import type { CaseResult } from '../../runner/case-result.js';
 import { buildReport, type Report } from '../report.js';
 

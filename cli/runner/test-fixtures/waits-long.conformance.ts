@@ -2,7 +2,7 @@
 // test gives it (a call its driver never answers), and a teardown that does too (a `close` the
 // driver never answers), so only a run that stops the file where it is ends in time.
 import { afterAll } from 'vitest';
-import { conformanceCase } from '../../../suites/kit/case.js';
+import { conformanceCase } from '../../../suites/common/case.js';
 
 /** How long the case waits; the tests bound a run that must stop it well below this. */
 export const WAITS_MS = 60_000;

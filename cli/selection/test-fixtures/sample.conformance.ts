@@ -1,6 +1,6 @@
 // A tiny conformance file for the collection and runner tests of cli/: never part of a real run.
 import { describe, expect } from 'vitest';
-import { conformanceCase } from '../../../suites/kit/case.js';
+import { conformanceCase } from '../../../suites/common/case.js';
 
 conformanceCase(
   {

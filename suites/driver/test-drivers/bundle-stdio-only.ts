@@ -1,4 +1,4 @@
-import { bundleDriver } from '../../../fixtures/broken/lib/bundle.js';
+import { bundleDriver } from '../../../fixtures/harnesses/lib/bundle.js';
 
 /** Bundles the stdio-only driver as the twins are bundled (boots without tsx); resolves with its argv. */
 export function bundleStdioOnlyDriver(): Promise<string[]> {

@@ -5,7 +5,7 @@
  * and nowhere else on the wire.
  */
 import type { JsonValue } from '../../../protocol/json.js';
-import { CaseFailure, type Finding } from '../../kit/finding.js';
+import { CaseFailure, type Finding } from '../../common/finding.js';
 import type { CaseCheck, HarnessCase } from '../kit/case-model.js';
 import { driverCase } from '../kit/define.js';
 import type { HarnessFixture } from '../kit/fixture.js';

@@ -14,7 +14,7 @@ import type { HarnessFixture } from '../kit/fixture.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { noDeliveryAfterExpiry } from './budget-cleanup.js';
 import { deliveredAtMost, settlesWithin } from './deadline-timing.js';
-import { scaled } from '../../kit/settings.js';
+import { scaled } from '../../common/settings.js';
 
 /**
  * The budget of the expiring cases (unscaled): long enough for the request to reach the mock

@@ -8,7 +8,7 @@ import { findingsOf } from '../kit/rules.js';
 import type { WireFrame } from '../kit/wire-records.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { DELIVERY_SLACK_MS } from './deadline-timing.js';
-import { scaled } from '../../kit/settings.js';
+import { scaled } from '../../common/settings.js';
 
 /**
  * How long after the call settled the suite keeps watching for deliveries its cleanup must not

@@ -7,7 +7,7 @@
  */
 import { isJsonObject, type JsonValue } from '../../../protocol/json.js';
 import type { Behaviour } from '../../../mock-backend/index.js';
-import type { CaseContext } from '../../kit/case.js';
+import type { CaseContext } from '../../common/case.js';
 import type { InvokeParams, KnownFeature } from '../../driver/index.js';
 import { startBackendSet, type BackendCall, type SetSubscription } from '../kit/backend-set.js';
 import { driverCase } from '../kit/define.js';
@@ -15,7 +15,7 @@ import { configureHarness } from '../kit/lane-driver.js';
 import { announcedTransports, anyTransport } from '../kit/features.js';
 import type { FixtureState, HarnessFixture } from '../kit/fixture.js';
 import { frameLines } from '../kit/case-guard.js';
-import { CaseFailure } from '../../kit/finding.js';
+import { CaseFailure } from '../../common/finding.js';
 import { refusedValidRegistration } from '../kit/run-case.js';
 import { caseEvent, stepIds } from '../kit/run-step.js';
 import { CaseSteps, issuedBySuite } from '../kit/step-identity.js';

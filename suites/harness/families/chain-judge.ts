@@ -5,7 +5,7 @@
  * after another in registration order. Pure.
  */
 import type { InvokeResult } from '../../driver/index.js';
-import type { Finding } from '../../kit/finding.js';
+import type { Finding } from '../../common/finding.js';
 import type { BackendCall } from '../kit/backend-set.js';
 import { finding, type RuleKey } from '../kit/rules.js';
 

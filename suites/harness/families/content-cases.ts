@@ -20,8 +20,8 @@
 import { randomBytes } from 'node:crypto';
 import type { InterceptableEvent } from '../../../protocol/events.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json.js';
-import type { CaseContext } from '../../kit/case.js';
-import { CaseFailure, type Finding } from '../../kit/finding.js';
+import type { CaseContext } from '../../common/case.js';
+import { CaseFailure, type Finding } from '../../common/finding.js';
 import { announcedEvents } from '../../driver/index.js';
 import { startBackendSet, type SetBackend } from '../kit/backend-set.js';
 import { driverCase } from '../kit/define.js';

@@ -8,7 +8,7 @@
  */
 import { validateEvent } from '../../../protocol/event-validation.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json.js';
-import type { Finding } from '../../kit/finding.js';
+import type { Finding } from '../../common/finding.js';
 import { finding } from '../kit/rules.js';
 import { marker, type GivenMessage, type GivenPart } from './content-samples.js';
 

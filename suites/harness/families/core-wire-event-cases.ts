@@ -12,7 +12,7 @@
 import { bytesText } from '../kit/wire-records.js';
 import { validateInterceptRequest } from '../../../protocol/messages.js';
 import type { JsonValue } from '../../../protocol/json.js';
-import type { Finding } from '../../kit/finding.js';
+import type { Finding } from '../../common/finding.js';
 import type { CaseCheck, HarnessCase } from '../kit/case-model.js';
 import { finding, type RuleKey } from '../kit/rules.js';
 import { HARNESS_TRANSPORTS } from '../kit/timing.js';

@@ -10,7 +10,7 @@
 import type { HarnessCase } from '../kit/case-model.js';
 import { useHarnessFixture } from '../kit/fixture.js';
 import { runCase } from '../kit/run-case.js';
-import { CaseFailure } from '../../kit/finding.js';
+import { CaseFailure } from '../../common/finding.js';
 import { findingsOf } from '../kit/rules.js';
 import { claimFor, claimProblems, interceptionTransports } from './core-claim-rules.js';
 import { unknownFieldCases } from './core-unknown-fields-cases.js';

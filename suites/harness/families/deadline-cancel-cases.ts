@@ -10,7 +10,7 @@ import type { HarnessCase } from '../kit/case-model.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { settlesWithin } from './deadline-timing.js';
-import { scaled } from '../../kit/settings.js';
+import { scaled } from '../../common/settings.js';
 
 /**
  * When the call is cancelled, from the start of the call: long enough for the request to have

@@ -7,7 +7,7 @@ import type { HarnessCase } from '../kit/case-model.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { settlesByTheDeadline } from './deadline-timing.js';
-import { scaled } from '../../kit/settings.js';
+import { scaled } from '../../common/settings.js';
 
 /**
  * The timeline, from the first request's arrival at the mock: the first call's deadline ends at

@@ -15,7 +15,7 @@ import { useHarnessFixture } from '../kit/fixture.js';
 import { anyTransport } from '../kit/features.js';
 import { caseRegistration } from '../kit/registration.js';
 import { finding } from '../kit/rules.js';
-import { CaseFailure } from '../../kit/finding.js';
+import { CaseFailure } from '../../common/finding.js';
 import { runCase } from '../kit/run-case.js';
 import { HARNESS_TRANSPORTS } from '../kit/timing.js';
 import { lateReplyCases } from './deadline-late.js';

@@ -10,7 +10,7 @@
  * with the reason.
  */
 import type { JsonValue } from '../../../protocol/json.js';
-import type { CaseContext } from '../../kit/case.js';
+import type { CaseContext } from '../../common/case.js';
 import type { DriverToolEvent } from '../../driver/index.js';
 import {
   advertisedAfterAll,
@@ -23,7 +23,7 @@ import { driverCase } from '../kit/define.js';
 import { configureHarness } from '../kit/lane-driver.js';
 import { usableTransports } from '../kit/features.js';
 import type { FixtureState, HarnessFixture } from '../kit/fixture.js';
-import { CaseFailure } from '../../kit/finding.js';
+import { CaseFailure } from '../../common/finding.js';
 import { refusedValidRegistration } from '../kit/run-case.js';
 import { stepIds } from '../kit/run-step.js';
 import { finding } from '../kit/rules.js';

@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isJsonObject, type JsonValue } from '../../../protocol/json.js';
 import type { InvokeResult } from '../../driver/index.js';
-import type { Finding } from '../../kit/finding.js';
+import type { Finding } from '../../common/finding.js';
 import { frameParams } from '../kit/advertised-authority.js';
 import { finding } from '../kit/rules.js';
 import type { WireFrame } from '../kit/wire-records.js';

@@ -17,7 +17,7 @@
  * it, must be reported executed. A harness that reports `executed: false` for every call would
  * pass the checks without showing anything, so then the case is `untested` with that reason.
  */
-import type { Finding } from '../../kit/finding.js';
+import type { Finding } from '../../common/finding.js';
 import type { CaseCheck, CaseStep, HarnessCase, StepRun } from '../kit/case-model.js';
 import { driverCase } from '../kit/define.js';
 import { anyTransport } from '../kit/features.js';

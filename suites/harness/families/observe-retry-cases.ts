@@ -4,7 +4,7 @@
  * harness allowed retries may resend: every copy must be byte-identical and carry no id. A harness
  * that does not retry observations (they are best effort) leaves the case untested.
  */
-import type { Finding } from '../../kit/finding.js';
+import type { Finding } from '../../common/finding.js';
 import type { CaseCheck, HarnessCase } from '../kit/case-model.js';
 import { finding } from '../kit/rules.js';
 import { bytesText } from '../kit/wire-records.js';

@@ -17,7 +17,7 @@ import {
   runCallPlan,
 } from './properties-support.js';
 import { DELIVERY_SLACK_MS } from './deadline-timing.js';
-import { scaled } from '../../kit/settings.js';
+import { scaled } from '../../common/settings.js';
 
 const shape = {
   policy: fc.constantFrom('fail-open' as const, 'fail-closed' as const),

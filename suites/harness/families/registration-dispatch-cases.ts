@@ -20,7 +20,7 @@ import type { CaseCheck, HarnessCase } from '../kit/case-model.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import { caseRegistration } from '../kit/registration.js';
 import { finding } from '../kit/rules.js';
-import { CaseFailure } from '../../kit/finding.js';
+import { CaseFailure } from '../../common/finding.js';
 import { runCase } from '../kit/run-case.js';
 import { caseTimeoutMs } from '../kit/run-case.js';
 import { anyTransport } from '../kit/features.js';

@@ -13,7 +13,7 @@ import { useHarnessFixture } from '../kit/fixture.js';
 import { HARNESS_TRANSPORTS, type HarnessTransport } from '../kit/timing.js';
 import { deliveredTimes, deliveriesWithinDeadline, settlesWithin } from './deadline-timing.js';
 import { FAIL_FAST, RETRIES, failTwiceThenAnswerCase } from './retry-cases.js';
-import { scaled } from '../../kit/settings.js';
+import { scaled } from '../../common/settings.js';
 
 const fixture = useHarnessFixture({ concurrent: true });
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];

@@ -6,11 +6,11 @@
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { JsonValue } from '../../../protocol/json.js';
 import type { Scenario } from '../../../mock-backend/index.js';
-import type { CaseContext } from '../../kit/case.js';
+import type { CaseContext } from '../../common/case.js';
 import type { DriverToolEvent } from '../../driver/index.js';
 import type { HarnessCase } from '../kit/case-model.js';
 import type { FixtureState } from '../kit/fixture.js';
-import { CaseFailure } from '../../kit/finding.js';
+import { CaseFailure } from '../../common/finding.js';
 import { configureHarness } from '../kit/lane-driver.js';
 import { caseRegistration } from '../kit/registration.js';
 import { caseEvent, refusedValidRegistration } from '../kit/run-case.js';

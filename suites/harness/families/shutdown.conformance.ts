@@ -3,9 +3,9 @@
  * SIGTERM-ignoring one included, within a bound; a second `close` is safe; `invoke` after `close`
  * fails locally and reaches no backend; `close` during a pending call ends it without permission.
  */
-import type { CaseContext } from '../../kit/case.js';
+import type { CaseContext } from '../../common/case.js';
 import { DriverCallError } from '../../driver/index.js';
-import { CaseFailure } from '../../kit/finding.js';
+import { CaseFailure } from '../../common/finding.js';
 import { failOn, finding } from '../kit/rules.js';
 import { driverCase } from '../kit/define.js';
 import { closeHarness } from '../kit/lane-driver.js';
@@ -22,7 +22,7 @@ import {
   SHUTDOWN_BOUND_MS,
   stillRunningAfter,
 } from './shutdown-support.js';
-import { scaled } from '../../kit/settings.js';
+import { scaled } from '../../common/settings.js';
 
 const fixture = useHarnessFixture();
 const STDIO: readonly HarnessTransport[] = ['stdio-persistent', 'stdio-per_event'];

@@ -4,7 +4,7 @@
  * credential and no stack trace; and the audit tells a synthetic denial from an explicit one.
  */
 import { randomBytes } from 'node:crypto';
-import type { Finding } from '../../kit/finding.js';
+import type { Finding } from '../../common/finding.js';
 import type { CaseCheck, CaseRunContext, StepRun } from '../kit/case-model.js';
 import { interceptEntries } from '../kit/judge.js';
 import { finding } from '../kit/rules.js';

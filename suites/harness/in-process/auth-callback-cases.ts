@@ -16,7 +16,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import { startHttpMock, type HttpMock } from '../../../mock-backend/index.js';
 import type { InvokeResult } from '../../../reference-harness/index.js';
-import { conformanceCase, type CaseContext } from '../../kit/case.js';
+import { conformanceCase, type CaseContext } from '../../common/case.js';
 import { HARNESS_TARGET_KEY } from '../kit/provided.js';
 import { scaledHarnessMargins } from '../kit/timing.js';
 import {
@@ -29,7 +29,7 @@ import {
   startCall,
 } from './gated-provider.js';
 import { libraryHarness, type LibraryHarness } from './library-target.js';
-import { scaled } from '../../kit/settings.js';
+import { scaled } from '../../common/settings.js';
 
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
 

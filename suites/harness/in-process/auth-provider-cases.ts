@@ -9,12 +9,12 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import { startHttpMock, type HttpMock } from '../../../mock-backend/index.js';
 import { createHarness, type TokenProvider } from '../../../reference-harness/index.js';
-import { conformanceCase } from '../../kit/case.js';
+import { conformanceCase } from '../../common/case.js';
 import { HARNESS_TARGET_KEY } from '../kit/provided.js';
 import { scaledHarnessMargins } from '../kit/timing.js';
 import { policyProblems, runProviderCall } from './auth-provider-check.js';
 import { inProcessUnavailable } from './in-process-target.js';
-import { scaled } from '../../kit/settings.js';
+import { scaled } from '../../common/settings.js';
 
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
 

@@ -12,7 +12,7 @@ describe('libraryHarness', () => {
 
   it("is a broken twin's library form for that twin, launched or bundled", async () => {
     for (const command of [
-      ['node', '/x/fixtures/broken/run-twin.mjs', 'auth-callback-unchecked'],
+      ['node', '/x/fixtures/harnesses/run-twin.mjs', 'auth-callback-unchecked'],
       [
         '/usr/bin/node',
         '/x/node_modules/.cache/ahp-conformance/broken-twins-123.mjs',
@@ -25,11 +25,11 @@ describe('libraryHarness', () => {
   });
 
   it('leaves a twin without a library form, and any other driver, untested', async () => {
-    const twin = await libraryHarness(target(['node', 'fixtures/broken/run-twin.mjs', 'budget-ignored']));
+    const twin = await libraryHarness(target(['node', 'fixtures/harnesses/run-twin.mjs', 'budget-ignored']));
     expect(twin).toEqual({ unavailable: 'the broken twin "budget-ignored" has no library form' });
     for (const command of [
       ['node', 'my-driver.mjs'],
-      ['node', 'fixtures/broken/run-twin.mjs', 'no-such-twin'],
+      ['node', 'fixtures/harnesses/run-twin.mjs', 'no-such-twin'],
     ]) {
       const other = await libraryHarness(target(command));
       expect('unavailable' in other && other.unavailable).toMatch(/needs the harness in-process/);

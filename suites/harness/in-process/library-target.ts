@@ -18,7 +18,7 @@ export async function libraryHarness(
   const unavailable = inProcessUnavailable(target);
   if (unavailable === undefined) return { factory: createHarness };
   if (target !== undefined) {
-    const twins = await import('../../../fixtures/broken/lib/library.js');
+    const twins = await import('../../../fixtures/harnesses/lib/library.js');
     const twin = twins.twinOfCommand(target.command);
     if (twin !== undefined) {
       const factory = twins.twinLibrary(twin);

@@ -6,12 +6,12 @@
 import { failOn } from '../kit/rules.js';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createHarness } from '../../../reference-harness/index.js';
-import { conformanceCase } from '../../kit/case.js';
+import { conformanceCase } from '../../common/case.js';
 import { startSuiteMocks, type SuiteMocks } from '../kit/mock-endpoints.js';
 import { HARNESS_TARGET_KEY } from '../kit/provided.js';
 import { inProcessUnavailable } from './in-process-target.js';
 import { checkCallerOwnership } from './ownership-check.js';
-import { scaled } from '../../kit/settings.js';
+import { scaled } from '../../common/settings.js';
 
 /** Declares the ownership case (hooks included) in the calling suite file. */
 export function declareOwnershipCase(): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findingKey } from '../../kit/finding.js';
+import { findingKey } from '../../common/finding.js';
 import { blockingFinding, frameFault } from './blocking.js';
 import { unparseableFrame } from './test-support/wire-samples.js';
 

@@ -9,7 +9,7 @@
  * (suites/harness/README.md, "Blocked"). Pure.
  */
 import { isJsonObject, type JsonValue } from '../../../protocol/json.js';
-import { byRank, type Finding } from '../../kit/finding.js';
+import { byRank, type Finding } from '../../common/finding.js';
 import { finding } from './rules.js';
 import type { WireFrame } from './wire-records.js';
 

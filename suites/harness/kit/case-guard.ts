@@ -6,8 +6,8 @@
  * evidence).
  */
 import type { JsonValue } from '../../../protocol/json.js';
-import { stderrTail } from '../../kit/case-meta.js';
-import type { CaseContext } from '../../kit/case.js';
+import { stderrTail } from '../../common/case-meta.js';
+import type { CaseContext } from '../../common/case.js';
 import { endsDriverConnection } from '../../driver/index.js';
 import type { FixtureState } from './fixture.js';
 import { frameTranscript } from './transcript.js';

@@ -15,7 +15,7 @@ import type {
   InvokeResult,
   KnownFeature,
 } from '../../driver/index.js';
-import type { Finding } from '../../kit/finding.js';
+import type { Finding } from '../../common/finding.js';
 import type { Provoked } from './classify.js';
 import type { RuleKey } from './rules.js';
 import type { CaseRecords } from './wire-records.js';

@@ -1,4 +1,4 @@
-import { conformanceCase, type CaseContext, type CaseSpec } from '../../kit/case.js';
+import { conformanceCase, type CaseContext, type CaseSpec } from '../../common/case.js';
 import { caseBehaviourKinds } from './behaviour-kinds.js';
 import type { HarnessCase } from './case-model.js';
 import { guardCase } from './case-guard.js';

@@ -8,8 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
-import { MAX_CONCURRENT_CASES, stderrTail, type SuiteSettings } from '../../kit/case-meta.js';
-import type { CaseContext } from '../../kit/case.js';
+import { MAX_CONCURRENT_CASES, stderrTail, type SuiteSettings } from '../../common/case-meta.js';
+import type { CaseContext } from '../../common/case.js';
 import { endsDriverConnection, type DriverClient, type InitializeResult } from '../../driver/index.js';
 import { providedTarget, type HarnessTarget } from './provided.js';
 import { startSuiteMocks, type SuiteMocks } from './mock-endpoints.js';

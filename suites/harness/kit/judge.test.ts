@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InvokeResult } from '../../driver/index.js';
-import { findingKey, type Finding } from '../../kit/finding.js';
+import { findingKey, type Finding } from '../../common/finding.js';
 import type { Expected } from './case-model.js';
 import { judgeAnswer } from './judge.js';
 

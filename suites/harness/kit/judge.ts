@@ -5,7 +5,7 @@
  * finding at once, each naming its rule (outcome-rules.ts picks the outcome's).
  */
 import type { DriverAuditEntry, InvokeResult } from '../../driver/index.js';
-import type { Finding } from '../../kit/finding.js';
+import type { Finding } from '../../common/finding.js';
 import type { Expected } from './case-model.js';
 import { auditOutcomeFinding, endingFinding, outcomeFinding } from './outcome-rules.js';
 import { finding } from './rules.js';

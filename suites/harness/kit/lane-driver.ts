@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { JsonValue } from '../../../protocol/json.js';
-import type { SuiteSettings } from '../../kit/case-meta.js';
-import type { CaseContext } from '../../kit/case.js';
+import type { SuiteSettings } from '../../common/case-meta.js';
+import type { CaseContext } from '../../common/case.js';
 import {
   DriverCallError,
   startDriver,

@@ -8,8 +8,8 @@
  * reverse) breaks telling the two apart. Pure.
  */
 import type { DriverAuditEntry, DriverAuditOutcome, InvokeResult } from '../../driver/index.js';
-import type { Finding } from '../../kit/finding.js';
-import { FINDING_RANK } from '../../kit/finding.js';
+import type { Finding } from '../../common/finding.js';
+import { FINDING_RANK } from '../../common/finding.js';
 import type { Expected } from './case-model.js';
 import { finding, type RuleKey } from './rules.js';
 

@@ -1,6 +1,6 @@
 import { inject } from 'vitest';
-import type { SuiteSettings } from '../../kit/case-meta.js';
-import { runSettings } from '../../kit/settings.js';
+import type { SuiteSettings } from '../../common/case-meta.js';
+import { runSettings } from '../../common/settings.js';
 
 /** The harness under test, as the CLI hands it to the suite files through vitest's `provide`. */
 export interface HarnessTarget {

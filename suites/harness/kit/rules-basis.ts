@@ -4,7 +4,7 @@
  * IDs (protocol/requirements-ahpx.ts) at the section of the draft's failure.md that matches the
  * seed's. Pure.
  */
-import type { Basis, FindingRank } from '../../kit/finding.js';
+import type { Basis, FindingRank } from '../../common/finding.js';
 import type { RequirementLevel } from '../../../protocol/requirements.js';
 
 /** One rule a harness check can find broken. */

@@ -3,7 +3,7 @@
  * the wire, content selection, composition and dispatch, host permissions, edits, observers,
  * shutdown, token providers and the conformance claim. Pure data.
  */
-import { FINDING_RANK } from '../../kit/finding.js';
+import { FINDING_RANK } from '../../common/finding.js';
 import { basis, DOC, rule, type HarnessRule } from './rules-basis.js';
 
 const { envelope, configuration, decision, report } = FINDING_RANK;

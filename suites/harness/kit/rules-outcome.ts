@@ -4,7 +4,7 @@
  * synthetic denials and the audit entry. The derivation (expectation.ts, classify.ts) names the
  * rule each expectation rests on, so the same outcome gone wrong is one key in every case. Pure data.
  */
-import { FINDING_RANK } from '../../kit/finding.js';
+import { FINDING_RANK } from '../../common/finding.js';
 import { basis, DOC, rule, type HarnessRule } from './rules-basis.js';
 
 const { decision, report } = FINDING_RANK;

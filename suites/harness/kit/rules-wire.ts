@@ -4,7 +4,7 @@
  * call (the JSON-RPC id, repeated bytes, what the audit and the driver report about the wire,
  * bearer credentials), and where a token may travel. Pure data.
  */
-import { FINDING_RANK } from '../../kit/finding.js';
+import { FINDING_RANK } from '../../common/finding.js';
 import { basis, DOC, rule, type HarnessRule } from './rules-basis.js';
 
 const { framing, envelope, decision, report } = FINDING_RANK;

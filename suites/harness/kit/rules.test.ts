@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { requirementById } from '../../../protocol/requirements.js';
-import { FINDING_RANK } from '../../kit/finding.js';
+import { FINDING_RANK } from '../../common/finding.js';
 import { finding, HARNESS_RULES, isCrossCutting, prefixed, type RuleKey } from './rules.js';
 
 const entries = Object.entries(HARNESS_RULES) as [RuleKey, (typeof HARNESS_RULES)[RuleKey]][];

@@ -6,7 +6,7 @@
  * the occurrence's specifics, so one rule broken the same way is one problem in every case.
  * The entries live in `rules-*.ts` by area; this module merges them and builds findings. Pure.
  */
-import { CaseFailure, type Finding, type FindingRank } from '../../kit/finding.js';
+import { CaseFailure, type Finding, type FindingRank } from '../../common/finding.js';
 import { OUTCOME_RULES } from './rules-outcome.js';
 import { FAMILY_RULES } from './rules-families.js';
 import { WIRE_RULES } from './rules-wire.js';

@@ -7,8 +7,8 @@
  */
 import type { JsonObject, JsonValue } from '../../../protocol/json.js';
 import type { Behaviour } from '../../../mock-backend/index.js';
-import type { CaseContext } from '../../kit/case.js';
-import { CaseFailure, type Finding } from '../../kit/finding.js';
+import type { CaseContext } from '../../common/case.js';
+import { CaseFailure, type Finding } from '../../common/finding.js';
 import type { CaseRunContext, CaseStep, Expected, HarnessCase, StepRun } from './case-model.js';
 import { deriveExpectation, waitsForDeadline } from './expectation.js';
 import { configureHarness } from './lane-driver.js';

@@ -9,7 +9,7 @@ import type { DriverToolEvent, InvokeParams, InvokeResult } from '../../driver/i
 import type { CaseRunContext, CaseStep, Expected, HarnessCase, StepRun } from './case-model.js';
 import type { FixtureState } from './fixture.js';
 import { isJsonObject } from '../../../protocol/json.js';
-import type { Finding } from '../../kit/finding.js';
+import type { Finding } from '../../common/finding.js';
 import { samplePayload } from './event-payloads.js';
 import { judgeAnswer } from './judge.js';
 import { readJustLate, type JustLateReading } from './just-late.js';

@@ -3,7 +3,7 @@
  * only in the cases of its requirement; kit/rules.ts), and whether the step cannot be judged at
  * all (kit/blocking.ts). Pure.
  */
-import type { Finding } from '../../kit/finding.js';
+import type { Finding } from '../../common/finding.js';
 import { blockingFinding } from './blocking.js';
 import type { Expected, HarnessCase } from './case-model.js';
 import { harnessRule, isCrossCutting } from './rules.js';

@@ -1,5 +1,5 @@
-import { scaledMargins } from '../../kit/scale.js';
-import { runTimeoutScale } from '../../kit/settings.js';
+import { scaledMargins } from '../../common/scale.js';
+import { runTimeoutScale } from '../../common/settings.js';
 
 /**
  * Every real-time margin of the harness suite, in one place. Cases run real processes and

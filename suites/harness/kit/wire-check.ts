@@ -8,7 +8,7 @@
  * kit/rules.ts): the case decides which of their findings it judges (run-step.ts). Pure.
  */
 import type { InvokeResult } from '../../driver/index.js';
-import type { Finding } from '../../kit/finding.js';
+import type { Finding } from '../../common/finding.js';
 import type { Expected } from './case-model.js';
 import { interceptEntries } from './judge.js';
 import { ANSWERED_OUTCOMES } from './outcome-rules.js';
