@@ -28,7 +28,7 @@ export interface ProcessControl {
   stayAlive?(whenOrphaned: () => void): void;
 }
 
-/** Exit codes of DESIGN.md. */
+/** The exit codes (docs/architecture.md "Exit codes"; the README and docs/ci-example.md list them for users). */
 export const EXIT = {
   ok: 0,
   conformanceFailure: 1,

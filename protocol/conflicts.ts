@@ -11,7 +11,7 @@ export interface ConflictContext {
 /** One residual combination that cannot be applied, with the reason it stays a conflict. */
 export interface ConflictRule {
   id: string;
-  /** Why composition rules cannot reconcile it (DESIGN.md "Conflicting effects"). */
+  /** Why composition rules cannot reconcile it (a residual conflict: the composition rules give no single outcome). */
   reason: string;
   /** Indexes of the members that make the list conflicting; empty when the rule does not fire. */
   find(effects: readonly Effect[], ctx: ConflictContext): number[];

@@ -12,7 +12,7 @@ export type FileRenderer = (report: Report, options: { strict: boolean; fullRepo
 /** The file reporters; the console reporter prints while the run goes and writes no file. */
 export type FileReporterName = Exclude<ReporterName, 'console'>;
 
-/** The JSON report of DESIGN.md, pretty-printed. */
+/** The JSON report (`cli/report/report.schema.json`), pretty-printed. */
 export function renderJson(report: Report): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }

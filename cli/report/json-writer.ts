@@ -1,5 +1,5 @@
 /**
- * The JSON report (`report.json`) as text: the report of DESIGN.md, pretty-printed, with every
+ * The JSON report (`report.json`) as text: the report of `cli/report/report.schema.json`, pretty-printed, with every
  * given secret replaced wherever it appears (target, evidence, errors, notes). Role-agnostic.
  */
 import type { JsonValue } from '../../protocol/json.js';

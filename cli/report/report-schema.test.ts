@@ -90,7 +90,7 @@ describe('report.schema.json', () => {
     );
   });
 
-  it('lists the problems, blocked cases and the blocked status as DESIGN.md shapes them', () => {
+  it('lists the problems, blocked cases and the blocked status as the schema shapes them', () => {
     const report = roundTrip(sampleReport()) as ReturnType<typeof sampleReport>;
     expect(report.problems.map((p) => [p.id, p.requirement, p.level, p.cases.length, p.failing])).toEqual([
       ['p1', 'AHP-TB-001', 'MUST', 3, 1],

@@ -57,7 +57,7 @@ export interface ReportRequirement {
   cases: ReportCase[];
 }
 
-/** The JSON report of DESIGN.md (`report.json`). */
+/** The JSON report (`report.json`; its schema is `cli/report/report.schema.json`). */
 export interface Report {
   tool: { name: 'ahp-conformance'; version: string };
   protocolVersion: 'draft';

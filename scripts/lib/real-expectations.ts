@@ -48,7 +48,7 @@ export function stdioAllowed(
   return banded(outcomesOf(verdict), delayBefore(chunks, bytes.length), bands, late);
 }
 
-/** `application/json` or any `+json` type, parameters allowed (DESIGN.md: anything else is malformed). */
+/** `application/json` or any `+json` type, parameters allowed (anything else is a malformed response). */
 export function isJsonType(contentType: string | null): boolean {
   if (contentType === null) return false;
   const essence = (contentType.split(';')[0] ?? '').trim().toLowerCase();

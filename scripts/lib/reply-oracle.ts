@@ -1,5 +1,5 @@
 // An independent restatement of what a reply to one `hooks/intercept` request means, written from
-// the protocol text (reference §2.3, §2.7, §5, §6.1 and DESIGN.md's decisions), not from the
+// the protocol text (the draft's intercept response, effect and failure rules, and the decisions docs/architecture.md records), not from the
 // harness code. The robustness run compares the harness against it. Where the text leaves the
 // outcome to the implementation, the verdict is `unsure` and only the safety properties apply.
 import type { FailureClass } from '../../protocol/failure-classes.js';

@@ -20,7 +20,7 @@ import type { HarnessTransport } from '../kit/timing.js';
 import { decodeFrames, type WireFrame } from '../kit/wire-records.js';
 import { processAlive } from '../../../protocol/process-alive.js';
 
-/** The bound on a whole shutdown, SIGTERM-ignoring backends included (DESIGN.md: 5 s, scaled). */
+/** The bound on a whole shutdown, SIGTERM-ignoring backends included (5 s, scaled: docs/architecture.md "Decisions"). */
 export const SHUTDOWN_BOUND_MS = 5000;
 
 /**

@@ -1,7 +1,7 @@
 /**
  * What a mock behaviour does to a harness's call, per transport: a valid answer, an explicit deny,
  * or an operational failure of one of the twelve classes (with the classes a conforming harness
- * may report for it). The table follows the seed and DESIGN.md's decisions; where the text leaves
+ * may report for it). The table follows the failure-semantics text and the decisions of docs/architecture.md; where the text leaves
  * the class open (a stdio backend closing its stdout), every defensible class is accepted. Pure.
  */
 import { checkEffects } from '../../../protocol/effects.js';
