@@ -67,7 +67,7 @@ describe('ahp-conformance harness', () => {
     const lines = f.err().trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^ahp-conformance harness: the driver script "node_modules\/ahp-conformance\/fixtures\/broken\/run-twin\.mjs" does not exist/,
+      /^ahp-conformance harness: the driver script "node_modules\/ahp-conformance\/fixtures\/harnesses\/run-twin\.mjs" does not exist/,
     );
   });
 
