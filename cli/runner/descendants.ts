@@ -6,6 +6,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { systemClock } from '../../protocol/clock.js';
+import { stopChild } from '../../protocol/stop-child.js';
+
+/** How often the process table is read while waiting for the SIGTERMed to end. */
+const POLL_MS = 50;
 
 /** One process: its id and when it started (so that a reused id is never mistaken for it). */
 export interface ProcessId {
@@ -109,13 +114,15 @@ function signal(processes: readonly ProcessId[], name: NodeJS.Signals): void {
 export async function reapProcesses(known: readonly ProcessId[], graceMs: number): Promise<number> {
   const alive = stillRunning(known);
   if (alive.length === 0) return 0;
-  signal(alive, 'SIGTERM');
-  const deadline = Date.now() + graceMs;
-  let left = stillRunning(alive);
-  while (left.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    left = stillRunning(left);
-  }
-  signal(left, 'SIGKILL');
+  let left = alive;
+  let stopped = false;
+  // The table is polled: these are not our children, so no exit event tells of their end.
+  const allEnded = async () => {
+    for (left = stillRunning(left); left.length > 0 && !stopped; left = stillRunning(left)) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  };
+  await stopChild({ signal: (name) => signal(left, name), ended: allEnded }, graceMs, systemClock);
+  stopped = true;
   return alive.length;
 }

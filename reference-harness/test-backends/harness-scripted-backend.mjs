@@ -1,13 +1,16 @@
-// A stdio AHP backend for the harness integration tests (reference-harness/harness.integration.test.ts).
-// Usage: node harness-scripted-backend.mjs [record=<file>] [ignore-sigterm]
+// A stdio AHP backend for the harness integration tests and the driver tests.
+// Usage: node harness-scripted-backend.mjs [record=<file>] [pid-log=<file>] [ignore-sigterm]
 // Behaviour comes from the intercepted tool input (params.event.tool.input.mode), so one
-// persistent process can misbehave differently on every call the harness makes.
+// persistent process can misbehave differently on every call the harness makes. `record` appends
+// every line received; `pid-log` appends the PID of each process started, so that reaping shows.
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const flags = process.argv.slice(2);
 const flagValue = (name) => flags.find((f) => f.startsWith(`${name}=`))?.slice(name.length + 1);
 const keepAlive = () => setInterval(() => undefined, 1 << 30);
+const pidLog = flagValue('pid-log');
+if (pidLog) appendFileSync(pidLog, `${process.pid}\n`);
 if (flags.includes('ignore-sigterm')) {
   process.on('SIGTERM', () => undefined);
   keepAlive();
@@ -42,8 +45,9 @@ function handle(line) {
   const input = msg.params?.event?.tool?.input ?? {};
   switch (input.mode) {
     case 'deny':
-      return write(result(id, [{ type: 'deny', reason: 'Denied by the scripted backend.' }]));
+      return write(result(id, [{ type: 'deny', reason: input.reason ?? 'Denied by the scripted backend.' }]));
     case 'hang':
+      // Never answers and stays alive, even once its stdin ends (per_event ends it after the request).
       return keepAlive();
     case 'late':
       return setTimeout(() => write(result(id, [])), Number(input.delayMs ?? 500));

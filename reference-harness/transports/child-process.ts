@@ -1,5 +1,6 @@
 import { execa } from 'execa';
 import type { Clock } from '../../protocol/clock.js';
+import { stopChild } from '../../protocol/stop-child.js';
 
 /** How a backend process ended: it ran and exited, or it never started. */
 export type ExitInfo =
@@ -150,17 +151,7 @@ export function spawnBackendProcess(options: SpawnOptions): BackendProcess {
     } catch {
       // stdin already closed.
     }
-    killSignal('SIGTERM');
-    const graceOver = new AbortController();
-    const first = await Promise.race([
-      exited.then(() => 'exited' as const),
-      options.clock.sleep(options.killGraceMs, graceOver.signal).then(
-        () => 'grace' as const,
-        () => 'grace' as const,
-      ),
-    ]);
-    graceOver.abort();
-    if (first === 'grace') killSignal('SIGKILL');
+    await stopChild({ signal: killSignal, ended: () => exited }, options.killGraceMs, options.clock);
     await exited;
     // A grandchild may hold the pipes open; the process we own is gone, so release them.
     sub?.stdout?.destroy();

@@ -1,5 +1,6 @@
 import { execa } from 'execa';
 import type { Clock } from '../../protocol/clock.js';
+import { stopChild } from '../../protocol/stop-child.js';
 import { NdjsonDecoder, type NdjsonItem } from '../../protocol/ndjson.js';
 import { BoundedTail } from './bounded-tail.js';
 
@@ -134,15 +135,16 @@ export class DriverProcess {
     this.terminating ??= (async () => {
       if (!this.gone) {
         this.sub.stdin.end();
-        this.sub.kill('SIGTERM');
-        const stop = new AbortController();
-        const escalate = clock.sleep(graceMs, stop.signal).then(
-          () => true,
-          () => false,
+        await stopChild(
+          {
+            signal: (name) => {
+              if (!this.gone) this.sub.kill(name);
+            },
+            ended: () => this.settled,
+          },
+          graceMs,
+          clock,
         );
-        const exitedInTime = await Promise.race([this.settled.then(() => true), escalate.then(() => false)]);
-        stop.abort();
-        if (!exitedInTime && !this.gone) this.sub.kill('SIGKILL');
       }
       await this.settled;
     })();

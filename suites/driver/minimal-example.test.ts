@@ -33,9 +33,9 @@ describe('docs/examples/minimal-driver.mjs', () => {
       synthetic: false,
       audit: [{ outcome: 'no-effect' }],
     });
-    const denied = await client.invoke(call({ deny: 'not today' }));
+    const denied = await client.invoke(call({ mode: 'deny', reason: 'not today' }));
     expect(denied).toMatchObject({ decision: 'deny', reason: 'not today', synthetic: false });
-    const crashed = await client.invoke(call({ crash: true }));
+    const crashed = await client.invoke(call({ mode: 'exit-1' }));
     expect(crashed).toMatchObject({
       decision: 'deny',
       synthetic: true,
@@ -94,7 +94,7 @@ describe('docs/examples/minimal-driver.mjs', () => {
     const registration = backend.registration({ failurePolicy: 'fail-open', timeoutMs: 30_000 });
     expect(await client.configure({ registration })).toEqual({ accepted: true });
     const before = backend.received().length;
-    const pending = client.invoke(call({ hang: true }));
+    const pending = client.invoke(call({ mode: 'hang' }));
     await expect.poll(() => backend.received().length, { timeout: 10_000 }).toBeGreaterThan(before);
     await client.close();
     expect(await pending).toMatchObject({

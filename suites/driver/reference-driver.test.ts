@@ -52,7 +52,9 @@ describe('the reference driver (bin) through the client', () => {
       audit: [{ backendId: 'com.example.inline', outcome: 'no-effect' }],
     });
     expect(backend.received().at(-1)).toMatchObject({ method: 'hooks/intercept', id: allowed.eventId });
-    const denied = await client.invoke(call({ deny: 'blocked by the inline policy' }, 'call_2'));
+    const denied = await client.invoke(
+      call({ mode: 'deny', reason: 'blocked by the inline policy' }, 'call_2'),
+    );
     expect(denied).toMatchObject({
       decision: 'deny',
       reason: 'blocked by the inline policy',
