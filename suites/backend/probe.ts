@@ -65,6 +65,8 @@ export interface Probe {
   requireDeny?: true;
   /** Some allow-input step must be decided `[]`, else the allow path was not exercised (`untested`). */
   requireAllowed?: true;
+  /** Some decision step must return an effect list, else there was nothing to judge (`untested`). */
+  requireResult?: true;
   /** Every request must be served by one process (persistent stdio survives a run). */
   sameProcess?: true;
   /** No reply may carry the bearer token (untested without one). */

@@ -4,9 +4,10 @@ import { DECISION_RUN } from './probes-wire.js';
 
 /**
  * Decision probes: with only deny advertised, a backend returns nothing unadvertised
- * (AHP-CAP-001) and `[]` or one deny with a non-empty reason (AHP-DEC-001). The allow path is
- * exercised only when the allow input (`--allow-input`) is decided `[]`; the deny path needs an
- * input the vendor's policy denies (`--deny-input`); either missing leaves its case `untested`.
+ * (AHP-CAP-001, judged on every effect list it returned) and `[]` or one deny with a non-empty
+ * reason (AHP-DEC-001). The allow path is exercised only when the allow input (`--allow-input`)
+ * is decided `[]`; the deny path needs an input the vendor's policy denies (`--deny-input`);
+ * either missing leaves its DEC-001 case `untested`.
  * All of them judge the common decision run.
  */
 export const DECISION_PROBES: readonly Probe[] = [
@@ -15,7 +16,9 @@ export const DECISION_PROBES: readonly Probe[] = [
     name: 'only-advertised-effects',
     rule: RULES.advertisedOnly,
     reads: 'decision',
-    requireAllowed: true,
+    // Every returned effect is held against the advertisement, whatever the policy decided: a
+    // backend that denies everything is judged on its denies.
+    requireResult: true,
     steps: DECISION_RUN,
   },
   {

@@ -94,8 +94,20 @@ export const BROKEN_HTTP_RUNS: readonly SelfTestCase[] = [
     breaks: [],
     token: true,
     untested: {
-      requirements: ['AHP-CAP-001', 'AHP-CORE-003', 'AHP-CORE-004', 'AHP-DEC-001'],
+      requirements: ['AHP-CORE-003', 'AHP-CORE-004', 'AHP-DEC-001'],
       reason: /never answered the allow input with no effects .*--allow-input/,
+    },
+  },
+  {
+    example: 'twins/deny-everything-with-message',
+    binding: 'http',
+    breaks: ['AHP-CAP-001'],
+    // Its deny comes with an unadvertised member, so no valid deny was seen on the deny path either;
+    // without a token the bearer case has nothing to watch.
+    untested: {
+      requirements: ['AHP-CORE-003', 'AHP-CORE-004', 'AHP-DEC-001', 'AHP-HTTP-001'],
+      reason:
+        /never answered the allow input with no effects .*--allow-input|did not deny the --deny-input|no --bearer-token-env/,
     },
   },
   { example: 'twins/unadvertised-effect', binding: 'http', breaks: ['AHP-CAP-001'] },

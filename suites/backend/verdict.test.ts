@@ -73,6 +73,24 @@ describe('probe verdicts', () => {
     expect(judgeProbe(allowPath, allowPath.steps, unadvertised, 'http').status).toBe('fail');
   });
 
+  it('a judged-on-every-result case is judged on denies alone, and untested only without any effect list', () => {
+    const everyResult: Probe = {
+      ...wire,
+      requirement: 'AHP-CAP-001',
+      rule: RULES.advertisedOnly,
+      requireResult: true,
+    };
+    const denies = [decision(0, [DENY]), decision(1, [DENY])];
+    expect(judgeProbe(everyResult, everyResult.steps, denies, 'http').status).toBe('pass');
+    const withMessage = [decision(0, [DENY, { type: 'message', text: 'x' }]), decision(1, [DENY])];
+    expect(judgeProbe(everyResult, everyResult.steps, withMessage, 'http').status).toBe('fail');
+    const errors = [rpcError(0, -32603), rpcError(1, -32603)];
+    const none = judgeProbe(everyResult, everyResult.steps, errors, 'http');
+    expect(none.status === 'untested' && none.reason).toMatch(
+      /returned no effect list to any decision request/,
+    );
+  });
+
   const dup: Probe = {
     requirement: 'AHP-CORE-004',
     name: 'd',

@@ -222,6 +222,15 @@ export function judgeProbe(
       };
     }
   }
+  if (probe.requireResult && ![...effectsAt.keys()].some((i) => steps[i]?.expect === 'decision')) {
+    return {
+      status: 'untested',
+      reason:
+        'the backend returned no effect list to any decision request, so there was no returned effect to hold against the advertisement',
+      faults: [],
+      others,
+    };
+  }
   if (probe.requireDeny) {
     const denied = [...effectsAt].some(
       ([i, effects]) => steps[i]?.role === 'subject' && effects.some((e) => e.type === 'deny'),
