@@ -39,5 +39,6 @@ export function isFailureClass(value: unknown): value is FailureClass {
   return typeof value === 'string' && (FAILURE_CLASSES as readonly string[]).includes(value);
 }
 
-/** A failure policy of an intercept subscription. There is no default. */
-export type FailurePolicy = 'fail-open' | 'fail-closed';
+/** The failure policies of an intercept subscription. There is no default. */
+export const FAILURE_POLICIES = ['fail-open', 'fail-closed'] as const;
+export type FailurePolicy = (typeof FAILURE_POLICIES)[number];

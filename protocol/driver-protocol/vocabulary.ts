@@ -55,5 +55,5 @@ export type HostPermission = (typeof HOST_PERMISSIONS)[number];
 /** The two kinds of delivery an audit entry can describe. */
 export const DELIVERY_MODES = ['intercept', 'observe'] as const;
 
-/** The failure policies of an intercept subscription. */
-export const FAILURE_POLICIES = ['fail-open', 'fail-closed'] as const;
+/** The failure policies, as the wire defines them. */
+export { FAILURE_POLICIES } from '../failure-classes.js';

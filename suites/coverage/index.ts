@@ -11,7 +11,6 @@ export {
 } from './registry.js';
 export {
   requirementKnowledge,
-  type KnownCase,
   type KnownTwin,
   type RequirementKnowledge,
 } from './knowledge.js';

@@ -7,7 +7,7 @@
  */
 import type { RequirementLevel, RequirementLocation, RequirementRole } from '../../protocol/requirements.js';
 import type { Exclusion, NegativeProof } from './proofs.js';
-import type { CoverageCase, RegistryInput, Side } from './registry.js';
+import { buildRegistry, type RegistryInput, type Side } from './registry.js';
 
 /** A twin that must fail the requirement, and where. */
 export interface KnownTwin {
@@ -36,33 +36,27 @@ export interface RequirementKnowledge {
   excluded?: Exclusion;
 }
 
-/** A case as the knowledge row needs it (the registry's, with the behaviours it uses). */
-export type KnownCase = CoverageCase;
-
-/** The row of `id`, or undefined when the catalogue holds no such ID. */
-export function requirementKnowledge(
-  id: string,
-  input: Omit<RegistryInput, 'cases'> & { cases: readonly KnownCase[] },
-): RequirementKnowledge | undefined {
+/** The row of `id`, or undefined when the catalogue holds no such ID: the registry's entry, with detail. */
+export function requirementKnowledge(id: string, input: RegistryInput): RequirementKnowledge | undefined {
   const r = input.requirements.find((x) => x.id === id);
-  if (!r) return undefined;
-  const mine = input.cases.filter((c) => c.requirements.includes(id));
-  const casesOn = (side: Side) => mine.filter((c) => c.role === side).map((c) => c.name);
+  const entry = r && buildRegistry({ ...input, requirements: [r] })[0];
+  if (!r || !entry) return undefined;
+  // Every declaration of a twin, not only its name: a twin judged in two places is listed twice.
   const twins = input.twins
     .filter((t) => t.breaks.includes(id))
     .map((t) => ({ side: t.side, twin: t.twin, defect: t.defect, selection: t.selection }));
-  const excluded = input.exclusions[id];
+  const behaviours = input.cases.filter((c) => c.requirements.includes(id)).flatMap((c) => c.behaviours ?? []);
   return {
     id,
-    level: r.level,
-    role: r.role,
-    profiles: r.profiles,
+    level: entry.level,
+    role: entry.role,
+    profiles: entry.profiles,
     sentence: r.summary,
     location: r.location,
-    cases: { harness: casesOn('harness'), backend: casesOn('backend') },
+    cases: entry.cases,
     twins,
-    negatives: [...(input.negatives[id] ?? [])],
-    behaviours: [...new Set(mine.flatMap((c) => c.behaviours ?? []))].sort(),
-    ...(excluded ? { excluded } : {}),
+    negatives: entry.negatives,
+    behaviours: [...new Set(behaviours)].sort(),
+    ...(entry.excluded ? { excluded: entry.excluded } : {}),
   };
 }

@@ -9,6 +9,7 @@
  * content gets an HTTP mock of its own as upload endpoint, so everything that mock receives is an
  * upload of that backend's.
  */
+import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { JsonObject } from '../../../protocol/json.js';
 import { waitUntilArrivedOrQuiet } from './quiet-wait.js';
 import { PROTOCOL_VERSION } from '../../../protocol/wire-types.js';
@@ -41,7 +42,7 @@ interface SubscriptionOptions {
 
 /** One subscription of a backend in the set. */
 export type SetSubscription = SubscriptionOptions &
-  ({ mode: 'intercept'; policy: 'fail-open' | 'fail-closed'; timeoutMs: number } | { mode: 'observe' });
+  ({ mode: 'intercept'; policy: FailurePolicy; timeoutMs: number } | { mode: 'observe' });
 
 /** One backend of the set: its subscriptions and its reply per call. */
 export interface SetBackend {
