@@ -34,29 +34,36 @@ export function frameLines(frames: readonly WireFrame[]): string[] {
 }
 
 /**
- * Every frame both mocks of the lane hold (each case resets the mocks it uses first), in delivery
- * order per mock: stdio processes each have a clock of their own, so arrival times do not order
- * frames across processes, delivery numbers do.
+ * The frames that arrived since the case began (`sinceWallMs`, on the wall clock every process of
+ * the machine shares), in delivery order per mock: stdio processes each have a monotonic clock of
+ * their own, so arrival times do not order frames across processes, delivery numbers do. A mock
+ * the case did not use still holds an earlier case's frames, which are not this case's evidence.
  */
-function recordedFrames(state: FixtureState): WireFrame[] {
-  const inOrder = (frames: WireFrame[]) => frames.sort((a, b) => a.delivery - b.delivery);
-  return [
-    ...inOrder(decodeFrames(state.mocks.control.recordings())),
-    ...inOrder(decodeFrames(state.mocks.http.recordings())),
-  ];
+export function caseFrames(perMock: readonly WireFrame[][], sinceWallMs: number): WireFrame[] {
+  return perMock.flatMap((frames) =>
+    frames.filter((f) => f.atWallMs >= sinceWallMs).sort((a, b) => a.delivery - b.delivery),
+  );
 }
 
-/** Attaches the stderr written since `stderrMark` and the recorded frames to a failing case. */
+function recordedFrames(state: FixtureState, sinceWallMs: number): WireFrame[] {
+  const mocks = [state.mocks.control, state.mocks.http];
+  return caseFrames(
+    mocks.map((mock) => decodeFrames(mock.recordings())),
+    sinceWallMs,
+  );
+}
+
+/** Attaches the stderr written since `stderrMark` and the frames recorded since `sinceWallMs` to a failing case. */
 export function attachFailureDiagnostics(
   state: FixtureState,
   ctx: CaseContext,
-  stderrMark: number,
+  marks: { stderr: number; sinceWallMs: number },
   options: { transcript: boolean },
 ): void {
-  const frames = recordedFrames(state);
+  const frames = recordedFrames(state, marks.sinceWallMs);
   const lines = frameLines(frames.slice(0, SHOWN_FRAMES));
   ctx.diagnostics({
-    stderrTail: stderrTail(state.client.stderrSince(stderrMark)),
+    stderrTail: stderrTail(state.client.stderrSince(marks.stderr)),
     frames: lines,
     framesTotal: frames.length,
   });
@@ -75,6 +82,7 @@ export async function guardCase(
 ): Promise<void> {
   const client = state().client;
   const mark = client.stderrMark();
+  const sinceWallMs = Date.now();
   try {
     await body();
   } catch (error) {
@@ -90,7 +98,7 @@ export async function guardCase(
       ctx.targetStopped({ message: stopped.message, stderrTail: stderrTail(stderr) });
     }
     // A fresh driver started during the case wrote all its stderr during it.
-    attachFailureDiagnostics(now, ctx, now.client === client ? mark : 0, options);
+    attachFailureDiagnostics(now, ctx, { stderr: now.client === client ? mark : 0, sinceWallMs }, options);
     throw error;
   }
 }
