@@ -6,8 +6,8 @@ import { contentDigest, bundleIsFresh as freshUnder, inputsFile } from '../bin/b
 import { bundleEsm } from '../protocol/esm-bundle.js';
 
 // The programs started often (the reference driver, the CLI itself) run from esbuild bundles in
-// dist/: a start then costs a Node boot (~100 ms here) instead of Node plus tsx (~350 ms for a
-// spawn, seconds of CPU for the CLI's module graph), which decides how long a harness run takes.
+// dist/: a start then costs a Node boot instead of Node plus tsx compiling the module graph, and
+// starts are what a harness run's time is made of (scripts/bench-harness.ts measures it).
 // Their starters fall back to tsx when a bundle is missing (the CLI also when it is stale);
 // `ensureBundles` rebuilds stale ones so a bundle never lags its source. A bundle is stale when
 // the content of an input differs from what it was built from (dist/<bundle>.inputs.json records
@@ -24,9 +24,8 @@ export const BUNDLE_ENTRIES: Readonly<Record<string, string>> = {
 
 /**
  * Bundles that carry their dependencies too. A suite run starts the reference driver dozens of
- * times; resolving and compiling execa's and json-rpc-2.0's modules from node_modules was half of
- * each start (~0.2 s of CPU of ~0.4 s here). The CLI keeps its dependencies (vitest cannot be
- * bundled). (Stdio mock processes run from a bundle of their own that the mock library builds in
+ * times, and resolving and compiling its dependencies from node_modules would be a large part of
+ * each start. The CLI keeps its dependencies (vitest cannot be bundled). (Stdio mock processes run from a bundle of their own that the mock library builds in
  * the temp directory: mock-backend/control/stdio-entry.ts.)
  */
 const SELF_CONTAINED: ReadonlySet<string> = new Set(['reference-driver.mjs']);
