@@ -36,3 +36,15 @@ export function runTimeoutScale(): number {
 export function scaled(ms: number): number {
   return scaledMs(ms, runTimeoutScale());
 }
+
+/**
+ * The unscaled bound of a suite file's setup and teardown hooks (starting the driver's lanes and
+ * the mocks, loading a harness library, stopping them again). Vitest's own default (10 s) is not
+ * scaled, so a busy machine failed a hook that was only slow.
+ */
+export const HOOK_TIMEOUT_MS = 60_000;
+
+/** `HOOK_TIMEOUT_MS` scaled by the run's timeout scale: the timeout every suite hook is given. */
+export function hookTimeoutMs(): number {
+  return scaled(HOOK_TIMEOUT_MS);
+}

@@ -29,7 +29,7 @@ import {
   startCall,
 } from './gated-provider.js';
 import { libraryHarness, type LibraryHarness } from './library-target.js';
-import { scaled } from '../../common/settings.js';
+import { hookTimeoutMs, scaled } from '../../common/settings.js';
 
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
 
@@ -59,10 +59,10 @@ export function declareAuthCallbackCases(): void {
       scenario: { rules: [], http: { requireBearer: { token: GOOD_TOKEN } } },
       control: false,
     });
-  });
+  }, hookTimeoutMs());
   afterAll(async () => {
     await http?.close();
-  });
+  }, hookTimeoutMs());
 
   /** The harness factory and the reset mock, or the case ends untested. */
   function ready(ctx: CaseContext): { factory: LibraryHarness; mock: HttpMock } {

@@ -14,7 +14,7 @@ import { HARNESS_TARGET_KEY } from '../kit/provided.js';
 import { scaledHarnessMargins } from '../kit/timing.js';
 import { policyProblems, runProviderCall } from './auth-provider-check.js';
 import { inProcessUnavailable } from './in-process-target.js';
-import { scaled } from '../../common/settings.js';
+import { hookTimeoutMs, scaled } from '../../common/settings.js';
 
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
 
@@ -30,10 +30,10 @@ export function declareProviderCases(): void {
       scenario: { rules: [], http: { requireBearer: { token: 'fresh-token' } } },
       control: false,
     });
-  });
+  }, hookTimeoutMs());
   afterAll(async () => {
     await http?.close();
-  });
+  }, hookTimeoutMs());
 
   function ready(ctx: { untested(reason: string): never }): HttpMock {
     const unavailable = inProcessUnavailable(inject(HARNESS_TARGET_KEY));

@@ -11,7 +11,7 @@ import { startSuiteMocks, type SuiteMocks } from '../kit/mock-endpoints.js';
 import { HARNESS_TARGET_KEY } from '../kit/provided.js';
 import { inProcessUnavailable } from './in-process-target.js';
 import { checkCallerOwnership } from './ownership-check.js';
-import { scaled } from '../../common/settings.js';
+import { hookTimeoutMs, scaled } from '../../common/settings.js';
 
 /** Declares the ownership case (hooks included) in the calling suite file. */
 export function declareOwnershipCase(): void {
@@ -20,10 +20,10 @@ export function declareOwnershipCase(): void {
   let mocks: SuiteMocks | undefined;
   beforeAll(async () => {
     if (inProcessUnavailable(inject(HARNESS_TARGET_KEY)) === undefined) mocks = await startSuiteMocks();
-  });
+  }, hookTimeoutMs());
   afterAll(async () => {
     await mocks?.close();
-  });
+  }, hookTimeoutMs());
 
   conformanceCase(
     {

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { MAX_CONCURRENT_CASES, stderrTail, type SuiteSettings } from '../../common/case-meta.js';
 import type { CaseContext } from '../../common/case.js';
+import { hookTimeoutMs } from '../../common/settings.js';
 import { endsDriverConnection, type DriverClient, type InitializeResult } from '../../driver/index.js';
 import { providedTarget, type HarnessTarget } from './provided.js';
 import { startSuiteMocks, type SuiteMocks } from './mock-endpoints.js';
@@ -210,7 +211,7 @@ export function useHarnessFixture(options: FixtureOptions = {}): HarnessFixture 
     } catch (error) {
       startFailure = error;
     }
-  }, 60_000);
+  }, hookTimeoutMs());
   afterAll(async () => {
     const lanes = (await Promise.allSettled(starts)).flatMap((l) =>
       l.status === 'fulfilled' ? [l.value] : [],
@@ -234,7 +235,7 @@ export function useHarnessFixture(options: FixtureOptions = {}): HarnessFixture 
         }
       }),
     );
-  }, 60_000);
+  }, hookTimeoutMs());
   return {
     get state(): FixtureState {
       if (startFailure !== undefined) throw startFailure;
