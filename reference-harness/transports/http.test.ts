@@ -229,6 +229,14 @@ describe('HTTP transport: notifications', () => {
     server.handle(handler);
     expectFailure(await transport().notify(notificationFrame(), recordingContext()), failureClass, code);
   });
+
+  it('reports the body sent with a refusing status as a frame in, and still fails on the status', async () => {
+    const body = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"no"}}';
+    server.handle(reply(400, body, { 'content-type': 'application/json' }));
+    const ctx = recordingContext();
+    expectFailure(await transport().notify(notificationFrame(), ctx), 'http-status', 'http.status');
+    expect(ctx.frames.filter((f) => f.direction === 'in').map((f) => f.text)).toEqual([body]);
+  });
 });
 
 describe('HTTP transport: bearer auth', () => {

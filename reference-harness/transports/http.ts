@@ -239,11 +239,16 @@ export function createHttpTransport(options: HttpTransportOptions): BackendTrans
       }
     },
     async notify(frame, ctx): Promise<NotifyOutcome> {
-      const posted = await send(frame, ctx, (status) => status === 202 || status === 204);
+      // The body is read whatever the status (a 401 excepted: it asks for a fresh token), so that a
+      // JSON-RPC response sent with a refusing status is seen for what it is.
+      const posted = await send(frame, ctx, (status) => status !== 401);
       switch (posted.kind) {
         case 'failed':
           return { ok: false, failure: posted.failure };
         case 'too-large':
+          if (posted.status !== 202 && posted.status !== 204) {
+            return { ok: false, failure: statusFailure(posted.status, undefined) };
+          }
           return {
             ok: false,
             failure: transportFailure('http.notify-body', `HTTP ${posted.status} with a body`),
@@ -251,8 +256,11 @@ export function createHttpTransport(options: HttpTransportOptions): BackendTrans
         case 'status':
           return { ok: false, failure: statusFailure(posted.status, posted.headers.location) };
         case 'body':
+          if (posted.body.length > 0) ctx.onFrame?.('in', posted.body);
+          if (posted.status !== 202 && posted.status !== 204) {
+            return { ok: false, failure: statusFailure(posted.status, posted.headers.location) };
+          }
           if (posted.body.length === 0) return { ok: true };
-          ctx.onFrame?.('in', posted.body);
           return {
             ok: false,
             failure: transportFailure(

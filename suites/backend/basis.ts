@@ -71,6 +71,12 @@ export const BASIS = {
     level: 'MUST',
     rule: 'Observation is a hooks/observe notification; base/index.md (Base Protocol profile): notifications never receive a response, not even an error.',
   },
+  unprocessableNotificationSilence: {
+    document: 'spec/draft/base/events.md',
+    anchor: 'Observe notification',
+    level: 'MUST',
+    rule: 'A notification has no id and never receives a JSON-RPC response, not even an error for a notification the backend cannot process (versioning.md AHP-RPC-002; base/index.md, Base Protocol profile); the backend keeps serving.',
+  },
   requestAnswered: {
     document: VERSIONING,
     anchor: 'AHP-RPC-002',

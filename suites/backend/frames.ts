@@ -39,8 +39,34 @@ export type FrameSpec =
   | { send: 'method'; method: string }
   /** The exact bytes of an earlier step's frame (a duplicate delivery). */
   | { send: 'repeat'; of: number }
-  /** A `hooks/observe` notification (no id: it gets no reply). */
-  | { send: 'observe' };
+  /**
+   * A `hooks/observe` notification (no id: it gets no reply), or, with `flaw`, a notification
+   * the backend cannot process, which gets no reply either.
+   */
+  | { send: 'observe'; flaw?: NotificationFlaw };
+
+/**
+ * What makes a notification one the backend cannot process: a method AHP does not define, an
+ * event type no revision defines, a protocol version it does not support, params without an event.
+ */
+export type NotificationFlaw =
+  'unknown-method' | 'unknown-event-type' | 'unsupported-version' | 'invalid-params';
+
+/** Every notification flaw, in the order the cases name them. */
+export const NOTIFICATION_FLAWS: readonly NotificationFlaw[] = [
+  'unknown-method',
+  'unknown-event-type',
+  'unsupported-version',
+  'invalid-params',
+];
+
+/** What each flaw breaks, in words, for findings and the validator cross-check. */
+const NOTIFICATION_FLAW_WORDS: Readonly<Record<NotificationFlaw, string>> = {
+  'unknown-method': 'its method is not an AHP method',
+  'unknown-event-type': 'its event type is no AHP event type',
+  'unsupported-version': "its protocolVersion is not the draft's",
+  'invalid-params': 'its params hold no event',
+};
 
 /** A frame ready to write. */
 export interface BuiltFrame {
@@ -66,6 +92,9 @@ export interface ToolInputs {
 export function intentOf(spec: FrameSpec): { valid: true } | { valid: false; breaks: string } {
   if (spec.send === 'method')
     return { valid: false, breaks: `the method "${spec.method}" is not an AHP method` };
+  if (spec.send === 'observe' && spec.flaw !== undefined) {
+    return { valid: false, breaks: `a notification: ${NOTIFICATION_FLAW_WORDS[spec.flaw]}` };
+  }
   if (spec.send !== 'intercept') return { valid: true };
   if (spec.protocolVersion !== undefined) {
     return { valid: false, breaks: `params.protocolVersion "${spec.protocolVersion}" is not the draft's` };
@@ -86,6 +115,8 @@ export const UNSUPPORTED_VERSION = '1900-01-01';
 export const UNKNOWN_EVENT_TYPE = 'conformance.unknown';
 /** A method no AHP revision defines. */
 export const UNKNOWN_METHOD = 'hooks/conformanceUnknownMethod';
+/** A notification method no AHP revision defines. */
+export const UNKNOWN_NOTIFICATION_METHOD = 'hooks/conformanceUnknownNotification';
 
 /** What a step sends, in words, for findings: "a request with an unknown field in params.session". */
 export function describeFrame(spec: FrameSpec): string {
@@ -93,7 +124,9 @@ export function describeFrame(spec: FrameSpec): string {
     case 'method':
       return `a request for method "${spec.method}"`;
     case 'observe':
-      return 'a hooks/observe notification';
+      return spec.flaw === undefined
+        ? 'a hooks/observe notification'
+        : `a notification the backend cannot process (${NOTIFICATION_FLAW_WORDS[spec.flaw]})`;
     case 'repeat':
       return `the frame of step ${spec.of + 1} again`;
     case 'intercept': {
@@ -114,6 +147,26 @@ export const UNKNOWN_FIELD_PATHS: Readonly<Record<UnknownFieldSite, string>> = {
   session: 'params.event.session',
   capabilities: 'params.capabilities',
 };
+
+/** A valid observe notification changed by `flaw`, if any, into one the backend cannot process. */
+function flawed(message: JsonObject, flaw: NotificationFlaw | undefined): JsonObject {
+  const params = message.params as JsonObject;
+  switch (flaw) {
+    case undefined:
+      return message;
+    case 'unknown-method':
+      return { ...message, method: UNKNOWN_NOTIFICATION_METHOD };
+    case 'unknown-event-type':
+      return {
+        ...message,
+        params: { ...params, event: { ...(params.event as JsonObject), type: UNKNOWN_EVENT_TYPE } },
+      };
+    case 'unsupported-version':
+      return { ...message, params: { ...params, protocolVersion: UNSUPPORTED_VERSION } };
+    case 'invalid-params':
+      return { ...message, params: { protocolVersion: params.protocolVersion ?? null } };
+  }
+}
 
 /** Fresh identities and timestamps for one case. */
 export class FrameFactory {
@@ -161,11 +214,10 @@ export class FrameFactory {
           type: 'tool.after',
         } as JsonObject;
         Object.assign(event, { outcome: 'ok', execution: { status: 'executed' }, items: [] });
-        const message = {
-          jsonrpc: '2.0',
-          method: OBSERVE_METHOD,
-          params: { protocolVersion: PROTOCOL_VERSION, event },
-        };
+        const message = flawed(
+          { jsonrpc: '2.0', method: OBSERVE_METHOD, params: { protocolVersion: PROTOCOL_VERSION, event } },
+          spec.flaw,
+        );
         return { kind: 'notification', text: JSON.stringify(message) };
       }
       case 'intercept':

@@ -143,4 +143,17 @@ describe('silence after a notification', () => {
       requirementsOf(silenceFaults(notified(1, 'notify', body, ['{"jsonrpc":"2.0","id":null,"result":{}}']))),
     ).toEqual(['AHP-HTTP-001', 'AHP-RPC-002']);
   });
+
+  it('HTTP, a notification the backend cannot process: any status is taken; a JSON-RPC response body is an answer', () => {
+    const refused = {
+      ok: false,
+      failure: { failureClass: 'http-status', code: 'http.status', detail: 'HTTP 400' },
+    } as const;
+    expect(silenceFaults(notified(1, 'notify', refused), true)).toEqual([]);
+    expect(requirementsOf(silenceFaults(notified(1, 'notify', refused)))).toEqual(['AHP-HTTP-001']);
+    const error = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"no"}}';
+    expect(requirementsOf(silenceFaults(notified(1, 'notify', refused, [error]), true))).toEqual([
+      'AHP-RPC-002',
+    ]);
+  });
 });

@@ -189,9 +189,11 @@ function answered(step: number, way: string, message: string): StepFault {
 /**
  * Judges the silence after a notification (AHP-RPC-002: no reply of any kind). Only a JSON-RPC
  * response is a reply: lines that are no JSON-RPC message are noise (`noise.ts`), whenever they
- * arrive, and never count against the notification.
+ * arrive, and never count against the notification. A notification the backend cannot process
+ * (`unprocessable`) is not an accepted one, which is all the HTTP binding asks 202 or 204 of: over
+ * HTTP any status is then taken, and only a JSON-RPC response in the body is a reply.
  */
-export function silenceFaults(obs: NotificationObservation): StepFault[] {
+export function silenceFaults(obs: NotificationObservation, unprocessable = false): StepFault[] {
   const step = obs.step + 1;
   const outcome = obs.outcome;
   if (obs.via === 'request') {
@@ -222,7 +224,9 @@ export function silenceFaults(obs: NotificationObservation): StepFault[] {
   const out: StepFault[] = [];
   const replies = obs.inFrames.filter(isJsonRpcResponse).length;
   if (!outcome.ok) {
-    out.push(transportFault(obs.step, outcome.failure));
+    if (!(unprocessable && outcome.failure.code === 'http.status')) {
+      out.push(transportFault(obs.step, outcome.failure));
+    }
     if (replies > 0) {
       out.push(
         answered(

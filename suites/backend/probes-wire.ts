@@ -1,4 +1,4 @@
-import { UNKNOWN_METHOD } from './frames.js';
+import { NOTIFICATION_FLAWS, UNKNOWN_METHOD } from './frames.js';
 import { step, type Probe } from './probe.js';
 import { RULES } from './rules.js';
 
@@ -89,4 +89,13 @@ export const WIRE_PROBES: readonly Probe[] = [
     rule: RULES.notificationSilence,
     steps: [step.baseline(), step.subject(OBSERVE, 'silence'), step.variant(ALLOW)],
   },
+  // A notification the backend cannot process gets no reply either, not even an error, and the
+  // backend goes on serving: the request after it is answered (by the same process on persistent stdio).
+  ...NOTIFICATION_FLAWS.map((flaw): Probe => ({
+    requirement: 'AHP-RPC-002',
+    name: `notification-with-${flaw}-gets-no-reply`,
+    rule: RULES.unprocessableNotificationSilence,
+    sameProcess: true,
+    steps: [step.baseline(), step.subject({ send: 'observe', flaw }, 'silence'), step.variant(ALLOW)],
+  })),
 ];

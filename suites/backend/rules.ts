@@ -66,6 +66,11 @@ export const RULES = {
     summary: 'a hooks/observe notification got a reply',
     basis: BASIS.notificationSilence,
   },
+  unprocessableNotificationSilence: {
+    key: 'notification.unprocessable-silence',
+    summary: 'a notification the backend cannot process got a reply, or stopped the backend',
+    basis: BASIS.unprocessableNotificationSilence,
+  },
   requestAnswered: {
     key: 'request.answered',
     summary: 'a request was not answered within the deadline, or not by the same process',

@@ -61,6 +61,13 @@ export const BROKEN_STDIO_RUNS: readonly SelfTestCase[] = [
     problems: 1,
   },
   { example: 'twins/answers-notifications', binding: 'stdio-persistent', breaks: ['AHP-RPC-002'] },
+  // It exits on a notification it cannot process: the request after it meets a new process.
+  {
+    example: 'twins/exits-on-unprocessable-notification',
+    binding: 'stdio-persistent',
+    breaks: ['AHP-RPC-002'],
+    problems: 1,
+  },
   { example: 'twins/crash-on-unknown-fields', binding: 'stdio-persistent', breaks: ['AHP-CORE-003'] },
   // The seventh request of the liveness run is never answered: one deadline is waited out.
   {
@@ -115,6 +122,14 @@ export const BROKEN_HTTP_RUNS: readonly SelfTestCase[] = [
   { example: 'twins/inconsistent-duplicate', binding: 'http', breaks: ['AHP-CORE-004'] },
   { example: 'twins/unknown-event-accepted', binding: 'http', breaks: ['AHP-CORE-003'] },
   { example: 'twins/unknown-method-accepted', binding: 'http', breaks: ['AHP-RPC-002'] },
+  // Errors for the notifications it cannot process, silence for a valid one: the four cases of
+  // unprocessable notifications fail, as one problem, and nothing else does.
+  {
+    example: 'twins/answers-unprocessable-notifications',
+    binding: 'http',
+    breaks: ['AHP-RPC-002'],
+    problems: 1,
+  },
   // The draft's Base Protocol profile makes each defined code a MUST: -32001 (version), -32002
   // (event) and JSON-RPC 2.0's -32601 (method).
   {

@@ -60,7 +60,9 @@ interface StepOutcome {
 }
 
 function judgeStep(probe: Probe, s: ProbeStep, obs: Observation): StepOutcome {
-  if (obs.kind === 'notification') return { faults: silenceFaults(obs) };
+  if (obs.kind === 'notification') {
+    return { faults: silenceFaults(obs, s.frame.send === 'observe' && s.frame.flaw !== undefined) };
+  }
   if (s.expect === 'error') {
     return errorFaults(obs, probe.requirement, probe.refusal ?? { what: 'the request', rule: probe.rule });
   }
