@@ -96,9 +96,11 @@ function failClosedCase(event: InterceptableEvent): TransportChoiceCase {
 }
 
 /**
- * The deadline: the mock holds `[]` for the kit's late margin past a short deadline. Where the
- * boundary can deny the case is fail-closed (taking the late `[]` would continue instead of the
- * synthetic deny); elsewhere fail-open (taking it shows in the audit as an answer, not a failure).
+ * The deadline: the mock holds `[]` past a short deadline. Where the boundary can deny the case is
+ * fail-closed, and the decision shows a harness that took the late `[]` (it continues instead of
+ * the synthetic deny). Elsewhere it is fail-open, where the decision is the same either way and an
+ * audit need not tell: the reply is held past the settle check's whole tolerance, so a harness
+ * that took it settles too late for that check, whatever its audit says.
  */
 function deadlineCase(fixture: HarnessFixture, event: InterceptableEvent): TransportChoiceCase {
   const policy: FailurePolicy = boundaryCanDeny(event) ? 'fail-closed' : 'fail-open';
@@ -110,7 +112,7 @@ function deadlineCase(fixture: HarnessFixture, event: InterceptableEvent): Trans
     policy,
     event: e,
     behaviour: { kind: 'respond', effects: [] },
-    late: true,
+    late: policy === 'fail-closed' ? true : 'past-tolerance',
     checks: [settlesByTheDeadline(fixture)],
   }));
 }

@@ -37,8 +37,12 @@ export interface CaseStep {
    * `'just'`: only `justLateByMs` after the deadline, judged on when the mock sent the reply and
    * tried again while that evidence is inconclusive (kit/just-late.ts; HTTP only, where the mock
    * shares the suite's clock).
+   * `'past-tolerance'`: only after the deadline plus the settle tolerance plus the late margin, so
+   * a harness that takes the reply settles past the bound its settle check allows: the timing
+   * alone decides, with no audit and whatever the decision (a boundary that cannot deny continues
+   * either way).
    */
-  late?: boolean | 'just';
+  late?: boolean | 'just' | 'past-tolerance';
   /** `invoke` options (sent only when the driver announces the feature). */
   invoke?: { budgetMs?: number; cancelAfterMs?: number };
   /**

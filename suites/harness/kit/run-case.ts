@@ -145,6 +145,7 @@ async function attemptCase(
     timeoutMs,
     lateByMs: state.margins.lateByMs,
     justLateByMs: state.margins.justLateByMs,
+    settleToleranceMs: state.margins.settleToleranceMs,
     token: state.token,
   };
   mock.setScenario(caseScenario(testCase, inputs));

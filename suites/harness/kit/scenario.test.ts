@@ -27,6 +27,7 @@ const inputs = {
   timeoutMs: 400,
   lateByMs: 300,
   justLateByMs: 60,
+  settleToleranceMs: 3000,
   token: 'tok',
 };
 const endpoints = {
@@ -48,6 +49,18 @@ describe('caseScenario', () => {
     expect(s.rules[0]?.behaviour).toEqual({ kind: 'hang' });
     expect(s.rules[1]?.behaviour).toEqual({ kind: 'delay', ms: 700, then: { kind: 'respond' } });
     expect(s.rules[2]?.behaviour).toEqual({ kind: 'raw', chunks: [{ text: 'id=e3' }] });
+  });
+
+  it('holds a past-tolerance reply past the deadline, the settle tolerance and the late margin', () => {
+    const held = caseScenario(
+      { ...base, then: [{ behaviour: { kind: 'respond' }, late: 'past-tolerance' }] },
+      inputs,
+    );
+    expect(held.rules[1]?.behaviour).toEqual({
+      kind: 'delay',
+      ms: 400 + 3000 + 300,
+      then: { kind: 'respond' },
+    });
   });
 
   it('answers a request that identifies with no step as the step in progress', () => {

@@ -35,18 +35,23 @@ export interface ScenarioInputs {
   lateByMs: number;
   /** How long after the deadline a `late: 'just'` reply leaves (the scaled `justLateByMs`). */
   justLateByMs: number;
+  /** The settle tolerance a `late: 'past-tolerance'` reply is held past as well (the scaled `settleToleranceMs`). */
+  settleToleranceMs: number;
   /** The bearer token the mock requires on every HTTP request of an auth case. */
   token: string;
+}
+
+/** How long past the deadline a late step's reply is held. */
+function lateHoldMs(late: NonNullable<CaseStep['late']>, inputs: ScenarioInputs): number {
+  if (late === 'just') return inputs.justLateByMs;
+  if (late === 'past-tolerance') return inputs.settleToleranceMs + inputs.lateByMs;
+  return inputs.lateByMs;
 }
 
 function stepBehaviour(step: CaseStep, index: number, inputs: ScenarioInputs): Behaviour {
   const filled = withEventId(step.behaviour, inputs.eventIds[index] as string);
   return step.late
-    ? {
-        kind: 'delay' as const,
-        ms: inputs.timeoutMs + (step.late === 'just' ? inputs.justLateByMs : inputs.lateByMs),
-        then: filled,
-      }
+    ? { kind: 'delay' as const, ms: inputs.timeoutMs + lateHoldMs(step.late, inputs), then: filled }
     : filled;
 }
 
