@@ -57,6 +57,20 @@ describe('explain command', () => {
     expect(out).toContain('Mock behaviours its cases use: delay, deny, respond');
   });
 
+  it('says why no mock behaviour is listed: no harness case, or cases that name none', async () => {
+    expect((await run(['AHP-STDIO-001'])).out).toContain(
+      'Mock behaviours its cases use: none (no harness case; only harness cases run the mock)',
+    );
+    const unnamed = createExplainCommand(() =>
+      Promise.resolve({ errors: [], cases: COLLECTION.cases.map(({ behaviours: _, ...c }) => c) }),
+    );
+    const f = fakeIo(['AHP-DEC-002']);
+    await unnamed.run(['AHP-DEC-002'], f.io);
+    expect(f.out()).toContain(
+      'Mock behaviours its cases use: not named (its cases script their backends at run time)',
+    );
+  });
+
   it('gives the same row as JSON, backend twins with the defect their own comment states', async () => {
     const { code, out } = await run(['--json', 'ahp-rpc-001']);
     expect(code).toBe(EXIT.ok);

@@ -48,6 +48,16 @@ function listed(title: string, items: readonly string[]): string[] {
   return [`${title} (${items.length}):`, ...items.map((i) => `  ${i}`)];
 }
 
+/**
+ * The mock behaviours, or why none are listed: only harness cases use the mock (the backend suite
+ * sends its own frames), and a case that builds its backends' replies at run time names none.
+ */
+function behavioursLine(k: RequirementKnowledge): string {
+  if (k.behaviours.length > 0) return k.behaviours.join(', ');
+  if (k.cases.harness.length === 0) return 'none (no harness case; only harness cases run the mock)';
+  return 'not named (its cases script their backends at run time)';
+}
+
 /** The row for people. */
 export function explainText(k: RequirementKnowledge): string {
   const { document, section, anchor } = k.location;
@@ -72,9 +82,7 @@ export function explainText(k: RequirementKnowledge): string {
       ),
     );
   }
-  lines.push(
-    `Mock behaviours its cases use: ${k.behaviours.length === 0 ? 'none named' : k.behaviours.join(', ')}`,
-  );
+  lines.push(`Mock behaviours its cases use: ${behavioursLine(k)}`);
   if (k.excluded) lines.push(`Not checked (${k.excluded.kind}): ${k.excluded.reason}`);
   return lines.join('\n');
 }
