@@ -119,6 +119,30 @@ describe('content selection per subscription', () => {
     );
   });
 
+  it("drops the error's native as well, from events with no content slot too, but never a tool input's key", () => {
+    const failedCall: JsonObject = {
+      type: 'tool.after',
+      tool: { name: 'Bash', origin: 'native', input: { native: 'an argument of the tool' } },
+      outcome: 'error',
+      error: { class: 'tool', message: 'exit status 2', native: { stderr: SECRET } },
+      items: [],
+    };
+    const modelError: JsonObject = {
+      type: 'model.error',
+      error: { class: 'provider', message: 'overloaded', native: { raw: SECRET } },
+    };
+    for (const event of [failedCall, modelError]) {
+      const hidden = contentView(event, { content: { default: 'body' } });
+      expect(JSON.stringify(hidden)).not.toContain(SECRET);
+      expect(hidden.error).toEqual({ ...(event.error as JsonObject), native: undefined });
+      expect(event.error).toHaveProperty('native');
+      const asked = contentView(event, { content: { default: 'body' }, includeNative: true });
+      expect((asked.error as JsonObject).native).toEqual((event.error as JsonObject).native);
+    }
+    const view = contentView(failedCall, { content: { default: 'metadata' }, includeNative: true });
+    expect(view.tool).toEqual(failedCall.tool);
+  });
+
   it('projects user messages and part summaries too, and leaves the input event untouched', () => {
     const inbound: JsonObject = {
       type: 'user.message.inbound',

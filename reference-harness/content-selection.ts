@@ -5,7 +5,10 @@
  * view keeps inline text; `metadata` and `omit` views keep the part's descriptor (id, kind,
  * mediaType, category, synthesized) and say which view they are, never its text or body. Opaque
  * `native` data could hold a copy of anything withheld, so it goes only to a subscription that
- * asked for it (`includeNative`) and whose view withholds nothing.
+ * asked for it (`includeNative`, off by default) and whose view withholds nothing, at each place
+ * the draft's event schemas give it: the event itself and its `error` (model.error, turn.end, a
+ * failed tool.after). A `native` key anywhere else (a tool's input, say) is the host's data, not
+ * this slot, and is left as it is.
  *
  * This harness uploads nothing: a body-selected attachment becomes a body view with a `gap`
  * (an explicit content gap, never a reference made up or one that belongs to another receiver).
@@ -87,9 +90,24 @@ function itemView(item: JsonValue, content: ContentSelection, withheld: { any: b
     : partView(item, content, withheld);
 }
 
+/** True when the event carries `native` at a place the schemas define one. */
+function hasNative(event: JsonObject): boolean {
+  return 'native' in event || (isJsonObject(event.error) && 'native' in event.error);
+}
+
+/** Removes `native` from each place the schemas define one; `out` is the view's own copy. */
+function dropNative(out: JsonObject): void {
+  delete out.native;
+  if (isJsonObject(out.error) && 'native' in out.error) {
+    const error: JsonObject = { ...out.error };
+    delete error.native;
+    out.error = error;
+  }
+}
+
 /** True when the event has a slot this module projects (most tool.before events have none). */
 function hasContentSlots(event: JsonObject): boolean {
-  return 'items' in event || 'summary' in event || 'message' in event || 'native' in event;
+  return 'items' in event || 'summary' in event || 'message' in event || hasNative(event);
 }
 
 /**
@@ -114,6 +132,6 @@ export function contentView<E extends object>(event: E, subscription: ContentSub
       messages: message.messages.map((m) => (isJsonObject(m) ? messageView(m, content, withheld) : m)),
     };
   }
-  if ('native' in out && (subscription.includeNative !== true || withheld.any)) delete out.native;
+  if (subscription.includeNative !== true || withheld.any) dropNative(out);
   return out as unknown as E;
 }

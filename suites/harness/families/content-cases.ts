@@ -10,7 +10,9 @@
  * selections each get their own view of one event: `body` keeps inline text; `metadata` and
  * `omit` views say which view they are and carry neither text nor body; per-category values
  * override the default, an explicit category overrides the media-derived one, unknown categories
- * take the default; and nothing a view withholds is anywhere else in its frame.
+ * take the default; and nothing a view withholds is anywhere else in its frame. Opaque `native`
+ * data (content-native.ts), handed in at each place the schemas give it (the event, its error),
+ * goes only to subscriptions that set includeNative, and never with what their view withholds.
  * Content encoding does not depend on the transport: every case runs over HTTP, each subscription
  * on a backend (a mock) of its own (kit/backend-set.ts). Uploads: with an upload endpoint
  * configured (a mock of the backend's, which never confirms an upload), text stays inline and is never
@@ -43,9 +45,19 @@ import {
   type View,
 } from './content-checks.js';
 import {
+  NATIVE_PATHS,
+  nativeCopy,
+  nativeLeakProblems,
+  placeNative,
+  unaskedNativeProblems,
+  withoutNative,
+  type NativeSite,
+} from './content-native.js';
+import {
   CONTENT_EVENTS,
   contentFor,
   givenConversation,
+  marker,
   placeContent,
   summaryParts,
   wireSlot,
@@ -62,6 +74,8 @@ interface ContentSubscriptionSpec {
   viewOf(part: GivenPart): View;
   /** Configure `upload` with an endpoint (a mock of the backend's), which never confirms one. */
   upload?: boolean;
+  /** Set `includeNative`: the subscription asks for opaque native data. */
+  includeNative?: boolean;
 }
 
 /** One frame a subscription received for the call: its text and its event. */
@@ -90,6 +104,7 @@ function contentBackends(
       events: [type],
       content: spec.content,
       ...(spec.upload ? { upload: UPLOAD_LIMITS } : {}),
+      ...(spec.includeNative ? { includeNative: true } : {}),
     };
     return {
       id: `dev.ahp-conformance.content-${spec.label}`,
@@ -104,8 +119,9 @@ function contentBackends(
 }
 
 /**
- * Configures the subscriptions, raises one `type` event carrying `messages`, and returns the
- * frames each subscription received for it (every backend answers an intercept with no effect).
+ * Configures the subscriptions, raises one `type` event carrying `messages` (and whatever `extra`
+ * adds to its payload), and returns the frames each subscription received for it (every backend
+ * answers an intercept with no effect).
  */
 async function raiseWithContent(
   ctx: CaseContext,
@@ -113,11 +129,13 @@ async function raiseWithContent(
   type: string,
   specs: readonly ContentSubscriptionSpec[],
   messages: readonly GivenMessage[],
+  extra: (payload: JsonObject) => void = () => undefined,
 ): Promise<Received> {
   const n = ++state.counter;
   const payload = samplePayload(type as InterceptableEvent);
   if (isJsonObject(payload.call)) payload.call = { id: `call-${state.prefix}-${n}` };
   placeContent(type, payload, messages);
+  extra(payload);
   const event = { type, id: `evt-${state.prefix}-${n}`, session: { id: `sess-${state.prefix}` }, ...payload };
   const steps = new CaseSteps([stepIds(event)], issuedBySuite(state.prefix));
   const set = await startBackendSet(
@@ -169,9 +187,22 @@ async function raiseWithContent(
   }
 }
 
+/** How the frames of a case are judged: the IDs its validation findings name, and its own rule. */
+interface JudgeOptions {
+  ids: readonly string[];
+  /** The rule of a frame that is missing or carries no event. */
+  caseRule: RuleKey;
+  /**
+   * Native data to a subscription that did not set includeNative is a finding (the native cases,
+   * which hand some in). Elsewhere only native data that holds withheld content is.
+   */
+  unaskedNative?: boolean;
+}
+
 /**
  * Every finding of the frames each subscription received, against its view of `messages`; a frame
- * that is missing, or carries no event, is a finding of the case's own rule (`caseRule`).
+ * that is missing, or carries no event, is a finding of the case's own rule. Native data is judged
+ * apart from the rest of the frame, so a native copy of a withheld text is reported once, as such.
  */
 function judgeFrames(
   type: string,
@@ -179,14 +210,14 @@ function judgeFrames(
   received: Received,
   messages: readonly GivenMessage[],
   nonce: string,
-  ids: readonly string[],
-  caseRule: RuleKey,
+  options: JudgeOptions,
 ): Finding[] {
+  const { ids, caseRule } = options;
   const slot = CONTENT_EVENTS[type];
   const parts = messages.flatMap((m) => m.parts);
   return specs.flatMap((spec) => {
     const frames = received.frames.get(spec.label) ?? [];
-    const who = `${spec.mode} subscription "${spec.label}" (content ${JSON.stringify(spec.content)})`;
+    const who = subscriptionName(spec);
     const uploaded = spec.upload
       ? prefixed(
           uploadProblems(received.uploads.get(spec.label) ?? [], nonce, parts, spec.viewOf),
@@ -197,26 +228,51 @@ function judgeFrames(
     if (frames.length === 0) {
       return spec.upload ? uploaded : [finding(caseRule, `the ${who} received no ${type} frame`)];
     }
+    const withheld = new Map(
+      parts.filter((p) => spec.viewOf(p) !== 'body').map((p) => [p.id, marker(nonce, p.id)]),
+    );
     return uploaded.concat(
       frames.flatMap((frame, i) => {
         const at = `${who}, frame ${i + 1}`;
         if (!isJsonObject(frame.event)) return [finding(caseRule, `${at}: no params.event`)];
-        const wire = wireSlot(type, frame.event);
+        const bare = frameWithoutNative(frame.text, frame.event);
+        const wire = wireSlot(type, bare.event);
         const where = `$.params.event.${slot}`;
         const structure =
           slot === 'summary'
             ? partListProblems(summaryParts(messages), wire, spec.viewOf, where)
             : messageListProblems(messages, wire, spec.viewOf, where);
+        const native =
+          options.unaskedNative && !spec.includeNative
+            ? unaskedNativeProblems(frame.event)
+            : nativeLeakProblems(frame.event, withheld);
         const found = [
           ...contentViolations(frame.event, ids),
           ...structure,
-          ...leakProblems(frame.text, nonce, parts, spec.viewOf),
+          ...leakProblems(bare.text, nonce, parts, spec.viewOf),
+          ...native,
           ...(spec.upload ? unconfirmedRefProblems(wire, where) : []),
         ];
         return prefixed(found, `${at}: `);
       }),
     );
   });
+}
+
+/** How a finding names a subscription. */
+function subscriptionName(spec: ContentSubscriptionSpec): string {
+  const native = spec.includeNative ? ', includeNative' : '';
+  return `${spec.mode} subscription "${spec.label}" (content ${JSON.stringify(spec.content)}${native})`;
+}
+
+/** A frame's text and event with the native data at both schema sites taken out. */
+function frameWithoutNative(text: string, event: JsonObject): { text: string; event: JsonObject } {
+  const bare = withoutNative(event);
+  const parsed = JSON.parse(text) as JsonObject;
+  return {
+    text: JSON.stringify({ ...parsed, params: { ...(parsed.params as JsonObject), event: bare } }),
+    event: bare,
+  };
 }
 
 const ALL_BODY: ContentSubscriptionSpec = {
@@ -287,6 +343,76 @@ const UPLOAD_SPECS: readonly ContentSubscriptionSpec[] = [
   },
 ];
 
+/**
+ * The native cases' subscriptions: without includeNative an interceptor and an observer that see
+ * every text, so a native copy would withhold nothing from them and only the setting decides;
+ * with it, views that withhold every part.
+ */
+const NATIVE_SPECS: readonly ContentSubscriptionSpec[] = [
+  ALL_BODY,
+  { label: 'body-observer', mode: 'observe', content: { default: 'body' }, viewOf: () => 'body' },
+  {
+    label: 'metadata-native',
+    mode: 'intercept',
+    content: { default: 'metadata' },
+    viewOf: () => 'metadata',
+    includeNative: true,
+  },
+  {
+    label: 'omit-native-observer',
+    mode: 'observe',
+    content: { default: 'omit' },
+    viewOf: () => 'omit',
+    includeNative: true,
+  },
+];
+
+/** The event a native case raises at `site`, of those the driver announced; undefined if none. */
+function nativeEvent(site: NativeSite, announced: readonly string[]): string | undefined {
+  // tool.after is the one interceptable event whose schema has an error object.
+  return site === 'error'
+    ? announced.find((e) => e === 'tool.after')
+    : SELECTION_EVENTS.find((e) => announced.includes(e));
+}
+
+/** Declares the native-data cases: one per place the schemas give `native`. */
+function declareNativeCases(fixture: HarnessFixture): void {
+  for (const site of ['event', 'error'] as const) {
+    driverCase(
+      fixture,
+      {
+        name: `AHP-CONTENT-002/native:${site}/only-with-includeNative-never-what-the-view-withholds`,
+        requirements: ['AHP-CONTENT-002'],
+        transports: ['http'],
+      },
+      { transport: 'http' },
+      async (ctx, state) => {
+        const type = nativeEvent(site, announcedEvents(state.info));
+        if (type === undefined) {
+          return ctx.untested(
+            site === 'error'
+              ? 'the driver does not announce tool.after in features.events, the only interceptable event with an error object (and so an error.native)'
+              : `the driver announces none of the events that carry a conversation in features.events (${SELECTION_EVENTS.join(', ')})`,
+          );
+        }
+        const nonce = randomBytes(6).toString('hex');
+        const messages = givenConversation(nonce, { structured: false });
+        const native = nativeCopy(messages);
+        ctx.evidence({ event: type, native: { at: NATIVE_PATHS[site], value: native } });
+        const received = await raiseWithContent(ctx, state, type, NATIVE_SPECS, messages, (payload) =>
+          placeNative(site, payload, native),
+        );
+        const problems = judgeFrames(type, NATIVE_SPECS, received, messages, nonce, {
+          ids: ['AHP-CONTENT-002'],
+          caseRule: 'content.selection',
+          unaskedNative: true,
+        });
+        if (problems.length > 0) throw new CaseFailure(problems);
+      },
+    );
+  }
+}
+
 /** Declares the content cases on `fixture`. */
 export function declareContentCases(fixture: HarnessFixture): void {
   for (const type of Object.keys(CONTENT_EVENTS)) {
@@ -302,15 +428,10 @@ export function declareContentCases(fixture: HarnessFixture): void {
         const nonce = randomBytes(6).toString('hex');
         const messages = contentFor(type, givenConversation(nonce, { structured: true }));
         const received = await raiseWithContent(ctx, state, type, FULL_CONTENT_SPECS, messages);
-        const problems = judgeFrames(
-          type,
-          FULL_CONTENT_SPECS,
-          received,
-          messages,
-          nonce,
-          ['AHP-CONTENT-001'],
-          'content.canonical',
-        );
+        const problems = judgeFrames(type, FULL_CONTENT_SPECS, received, messages, nonce, {
+          ids: ['AHP-CONTENT-001'],
+          caseRule: 'content.canonical',
+        });
         if (problems.length > 0) throw new CaseFailure(problems);
       },
     );
@@ -333,15 +454,10 @@ export function declareContentCases(fixture: HarnessFixture): void {
         // Plain text only: structured text is AHP-CONTENT-001's.
         const messages = givenConversation(nonce, { structured: false });
         const received = await raiseWithContent(ctx, state, type, specs, messages);
-        const problems = judgeFrames(
-          type,
-          specs,
-          received,
-          messages,
-          nonce,
-          ['AHP-CONTENT-002'],
-          'content.selection',
-        );
+        const problems = judgeFrames(type, specs, received, messages, nonce, {
+          ids: ['AHP-CONTENT-002'],
+          caseRule: 'content.selection',
+        });
         if (problems.length > 0) throw new CaseFailure(problems);
       },
     );
@@ -357,4 +473,5 @@ export function declareContentCases(fixture: HarnessFixture): void {
     'AHP-CONTENT-002/upload:unconfirmed/text-never-uploaded-no-upload-for-metadata-no-unconfirmed-reference',
     UPLOAD_SPECS,
   );
+  declareNativeCases(fixture);
 }

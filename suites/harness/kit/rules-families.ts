@@ -159,6 +159,17 @@ export const FAMILY_RULES = {
     envelope,
     "A frame's content is not what its subscription selects",
   ),
+  'content.native': rule(
+    'AHP-CONTENT-002',
+    basis(
+      DOC.contentUpload,
+      'Preparation and security boundaries',
+      'MUST',
+      'Opaque native data goes only to a subscription that sets includeNative (off by default), and never carries what its content selection withholds.',
+    ),
+    envelope,
+    'Opaque native data reaches a subscription that did not ask for it, or carries what its view withholds',
+  ),
   'composition.chain': rule(
     'AHP-COMP-001',
     basis(
