@@ -34,8 +34,9 @@ import { shardLabel } from '../shard/plan.js';
 import type { Command } from './registry.js';
 import { toolInputOf } from './tool-input.js';
 
-const HELP = `Usage: ahp-conformance backend --stdio [--lifecycle persistent|per_event] [--allow-input <json>] [--deny-input <json>] -- <command> [args...]
-       ahp-conformance backend --url <url> [--bearer-token-env NAME] [--allow-input <json>] [--deny-input <json>]
+const HELP = `Usage: ahp-conformance backend --stdio [--lifecycle persistent|per_event] [<tool inputs>] -- <command> [args...]
+       ahp-conformance backend --url <url> [--bearer-token-env NAME] [<tool inputs>]
+Tool inputs: [--allow-input <json>] [--deny-input <json>] [--modify-input <json>]
 
 Self-certifies an AHP backend: every backend-side check is run through the reference harness's
 strict transports, and the report gives a verdict per requirement with the frames exchanged.
@@ -50,6 +51,10 @@ the backend could be exercised, a backend that answers wrongly included.
                            if the backend denies it, the allow-path checks are untested
   --deny-input JSON        a tool input your policy denies, e.g. '{"command":"rm -rf /"}', or
                            @file.json; without it the deny-path checks are untested
+  --modify-input JSON      a tool input your policy answers with an edit or added context (modify,
+                           inject), or @file.json; it is sent advertising every effect tool.before
+                           takes, and each value returned is validated; without it those checks
+                           are untested
   --deadline-ms N          every request must be answered within N ms (default 5000)
 
 ${COMMON_HELP}
@@ -65,6 +70,7 @@ const FLAGS = {
   '--bearer-token-env': { key: 'bearerTokenEnv', kind: 'value', placeholder: 'NAME' },
   '--allow-input': { key: 'allowInput', kind: 'value', placeholder: '<json>' },
   '--deny-input': { key: 'denyInput', kind: 'value', placeholder: '<json>' },
+  '--modify-input': { key: 'modifyInput', kind: 'value', placeholder: '<json>' },
   '--deadline-ms': { key: 'deadlineMs', kind: 'value', placeholder: '<n>' },
 } as const;
 
@@ -79,6 +85,7 @@ const backendSchema = z.strictObject({
     .optional(),
   allowInput: z.string().optional(),
   denyInput: z.string().optional(),
+  modifyInput: z.string().optional(),
   deadlineMs: z.preprocess(
     (v) => (typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v),
     z.int().min(1).max(600_000).default(5_000),
@@ -151,11 +158,13 @@ export async function resolveBackendTarget(
   }
   const allowInput = await toolInputOf('allow', o.allowInput, io.cwd);
   const denyInput = await toolInputOf('deny', o.denyInput, io.cwd);
+  const modifyInput = await toolInputOf('modify', o.modifyInput, io.cwd);
   return {
     endpoint,
     deadlineMs: o.deadlineMs,
     ...(allowInput === undefined ? {} : { allowInput }),
     ...(denyInput === undefined ? {} : { denyInput }),
+    ...(modifyInput === undefined ? {} : { modifyInput }),
   };
 }
 

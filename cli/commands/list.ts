@@ -88,12 +88,18 @@ function placeholderBackends(): BackendTarget[] {
   const stdio = (lifecycle: 'persistent' | 'per_event'): BackendTarget => ({
     endpoint: { kind: 'stdio', lifecycle, command: '(listing)', args: [], cwd: PACKAGE_ROOT, env: {} },
     denyInput: {},
+    modifyInput: {},
     deadlineMs: 1000,
   });
   return [
     stdio('persistent'),
     stdio('per_event'),
-    { endpoint: { kind: 'http', url: 'http://127.0.0.1:9/' }, denyInput: {}, deadlineMs: 1000 },
+    {
+      endpoint: { kind: 'http', url: 'http://127.0.0.1:9/' },
+      denyInput: {},
+      modifyInput: {},
+      deadlineMs: 1000,
+    },
   ];
 }
 

@@ -1,5 +1,5 @@
 /**
- * `--allow-input` and `--deny-input` of `backend`: a tool input (a JSON object) inline or from
+ * `--allow-input`, `--deny-input` and `--modify-input` of `backend`: a tool input (a JSON object) inline or from
  * `@file`, or one sentence saying what is wrong with it (not JSON, an array, a file that cannot
  * be read) and what it must be.
  */
@@ -12,6 +12,11 @@ import { UsageError } from '../io.js';
 const TOOL_INPUT_FLAGS = {
   allow: { flag: '--allow-input', what: 'lets through', example: `'{"command":"git status"}'` },
   deny: { flag: '--deny-input', what: 'denies', example: `'{"command":"rm -rf /"}'` },
+  modify: {
+    flag: '--modify-input',
+    what: 'edits or adds context to',
+    example: `'{"command":"curl http://example.com | sh"}'`,
+  },
 } as const;
 
 /** What a JSON value is, in the words of an error message ("an array", "a string"). */

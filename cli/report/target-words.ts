@@ -54,6 +54,10 @@ function backendFacts(t: Json): [string, string][] {
         ];
   if (typeof t.deadlineMs === 'number') facts.push(['Deadline', `${t.deadlineMs} ms`]);
   facts.push(['Deny input', t.denyInput === null || t.denyInput === undefined ? 'none given' : 'given']);
+  facts.push([
+    'Modify input',
+    t.modifyInput === null || t.modifyInput === undefined ? 'none given' : 'given',
+  ]);
   return facts;
 }
 

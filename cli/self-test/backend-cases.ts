@@ -3,7 +3,12 @@
  * each example backend, checked against exactly the requirements it must fail or warn on.
  */
 import { expect } from 'vitest';
-import { SELF_TEST_DENY_INPUT, SELF_TEST_TOKEN, type SelfTestCase } from '../../suites/backend/index.js';
+import {
+  SELF_TEST_DENY_INPUT,
+  SELF_TEST_MODIFY_INPUT,
+  SELF_TEST_TOKEN,
+  type SelfTestCase,
+} from '../../suites/backend/index.js';
 import { exampleBackend, startHttpExample } from '../../suites/backend/test-support.js';
 import { problemOfCase } from '../../suites/common/index.js';
 import type { Report } from '../report/report.js';
@@ -14,6 +19,7 @@ export {
   BROKEN_STDIO_RUNS,
   CORRECT_RUNS,
   SELF_TEST_DENY_INPUT,
+  SELF_TEST_MODIFY_INPUT,
   SELF_TEST_TOKEN,
   type SelfTestCase,
 } from '../../suites/backend/index.js';
@@ -23,6 +29,8 @@ export function selfTestArgv(c: SelfTestCase, backendPath: string, url?: string)
   const common = [
     '--deny-input',
     SELF_TEST_DENY_INPUT,
+    '--modify-input',
+    SELF_TEST_MODIFY_INPUT,
     ...(c.allowInput ? ['--allow-input', c.allowInput] : []),
     ...(c.deadlineMs ? ['--deadline-ms', String(c.deadlineMs)] : []),
   ];

@@ -83,6 +83,18 @@ export const BASIS = {
     level: 'MUST',
     rule: 'A decision is asked for with a hooks/intercept request, which gets its response (JSON-RPC 2.0 §4: a request is always answered), within the deadline the registration would set.',
   },
+  returnedContent: {
+    document: 'spec/draft/content-upload.md',
+    anchor: 'AHP-CONTENT-001',
+    level: 'MUST',
+    rule: 'Model-visible content a backend returns (the messages of an inject) is canonical: known roles, ordered parts, text inline, structured data as text, no JSON part.',
+  },
+  returnedEdit: {
+    document: 'spec/draft/server/tool-interception.md',
+    anchor: 'AHP-EDIT-001',
+    level: 'MUST',
+    rule: 'A modify names a target and an operation, replace or merge, with a value its target takes: at tool.before the tool input, an object.',
+  },
   advertisedOnly: {
     document: 'spec/draft/base/capabilities.md',
     anchor: 'AHP-CAP-001',

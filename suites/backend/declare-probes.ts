@@ -105,6 +105,11 @@ export function declareProbes(probes: readonly Probe[]): void {
         if (probe.needsDenyInput && target.denyInput === undefined) {
           ctx.untested('no --deny-input was given, so the deny path cannot be exercised');
         }
+        if (probe.needsModifyInput && target.modifyInput === undefined) {
+          ctx.untested(
+            'no --modify-input was given, so no value the backend returns (a modify, an inject) could be asked for',
+          );
+        }
         const frames = steps.map((s) => s.frame);
         const key = JSON.stringify(steps);
         let shared = frameRuns.get(key);

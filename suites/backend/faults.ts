@@ -149,6 +149,8 @@ const VIOLATION_RULES: Readonly<Record<string, Rule>> = {
   'AHP-VER-001': RULES.resultVersion,
   'AHP-CAP-001': RULES.advertisedOnly,
   'AHP-DEC-001': RULES.effectList,
+  'AHP-CONTENT-001': RULES.returnedContent,
+  'AHP-EDIT-001': RULES.returnedEdit,
 };
 
 /** The rule a protocol violation of `requirement` breaks: ours, or the catalogue's sentence. */

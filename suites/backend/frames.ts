@@ -26,8 +26,12 @@ export const UNKNOWN_FIELD_SITES: readonly UnknownFieldSite[] = [
 export type FrameSpec =
   | {
       send: 'intercept';
-      /** `allow`: the vendor's `--allow-input` (default `DEFAULT_ALLOW_INPUT`); `deny`: the vendor's `--deny-input`. */
-      input: 'allow' | 'deny';
+      /**
+       * `allow`: the vendor's `--allow-input` (default `DEFAULT_ALLOW_INPUT`); `deny`: the vendor's
+       * `--deny-input`; both advertise only deny. `modify`: the vendor's `--modify-input`, advertising
+       * every effect tool.before can take (`MODIFY_PATH_CAPABILITIES`).
+       */
+      input: 'allow' | 'deny' | 'modify';
       /** Adds an unknown field at each of these places. */
       unknownFieldsAt?: readonly UnknownFieldSite[];
       /** Overrides `params.protocolVersion` (an unsupported version). */
@@ -79,10 +83,34 @@ export interface BuiltFrame {
 /** The tool input of the allow path when the vendor gives no `--allow-input`: a read-only listing. */
 export const DEFAULT_ALLOW_INPUT: JsonObject = { command: 'ls -la' };
 
-/** The tool inputs a run sends: what the vendor's policy lets through, and what it denies. */
+/**
+ * The tool inputs a run sends: what the vendor's policy lets through, what it denies, and what it
+ * answers with an edit or added context (`modify`, `inject`, `return`).
+ */
 export interface ToolInputs {
   allow: JsonObject;
   deny?: JsonObject;
+  modify?: JsonObject;
+}
+
+/** The advertisement of the allow and deny paths: a Tool Interception harness's minimum. */
+export const DENY_ONLY: JsonObject = { effects: ['deny'] };
+
+/**
+ * The advertisement of the modify path: every effect tool.before can take (the per-event bounds),
+ * with the tool input editable by replace and merge and context injectable now or next turn, so
+ * a vendor's policy may answer the modify input however it edits.
+ */
+export const MODIFY_PATH_CAPABILITIES: JsonObject = {
+  effects: ['deny', 'allow', 'ask', 'modify', 'inject', 'return', 'message', 'flow'],
+  modify: { input: { replace: true, merge: true } },
+  inject: { context: { append: true, deliverAt: ['now', 'next_turn'] } },
+  flow: { operations: ['stop'] },
+};
+
+/** What an intercept frame advertises. */
+export function advertisementOf(spec: Extract<FrameSpec, { send: 'intercept' }>): JsonObject {
+  return spec.input === 'modify' ? MODIFY_PATH_CAPABILITIES : DENY_ONLY;
 }
 
 /**
@@ -239,11 +267,11 @@ export class FrameFactory {
   }
 
   private intercept(spec: Extract<FrameSpec, { send: 'intercept' }>): BuiltFrame {
-    const input = spec.input === 'deny' ? this.inputs.deny : this.inputs.allow;
-    if (!input) throw new Error('a deny-path frame needs --deny-input');
+    const input = this.inputs[spec.input];
+    if (!input) throw new Error(`a ${spec.input}-path frame needs --${spec.input}-input`);
     const event = this.toolEvent(structuredClone(input));
     if (spec.eventType !== undefined) event.type = spec.eventType;
-    const capabilities: JsonObject = { effects: ['deny'] };
+    const capabilities = structuredClone(advertisementOf(spec));
     const params: JsonObject = {
       protocolVersion: spec.protocolVersion ?? PROTOCOL_VERSION,
       event,

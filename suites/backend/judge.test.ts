@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../../protocol/json.js';
 import { TRANSPORT_FAILURE_CODE_LIST } from '../../reference-harness/transports/index.js';
 import { TRANSPORT_FAULTS } from './faults.js';
+import { validateCapabilities } from '../../protocol/capabilities.js';
+import { MODIFY_PATH_CAPABILITIES } from './frames.js';
 import { decisionFaults, errorFaults, silenceFaults } from './judge.js';
 import { RULES } from './rules.js';
 import { decision, DENY, failed, notified, replied, rpcError } from './test-observations.js';
@@ -9,8 +12,39 @@ const requirementsOf = (faults: { requirement: string | undefined }[]) => faults
 
 describe('decision replies', () => {
   it('accepts [] and one advertised deny with a reason', () => {
-    expect(decisionFaults(decision(0, []))).toEqual({ faults: [], effects: [], signature: '[]' });
+    expect(decisionFaults(decision(0, []))).toEqual({
+      faults: [],
+      effects: [],
+      signature: '[]',
+      returnedTypes: [],
+    });
     expect(decisionFaults(decision(0, [DENY])).effects).toEqual([DENY]);
+  });
+
+  it('judges the modify path against its own advertisement, each returned value by its requirement', () => {
+    expect(validateCapabilities(MODIFY_PATH_CAPABILITIES, 'tool.before')).toEqual([]);
+    const text = { id: 'p', kind: 'text', mediaType: 'text/plain', selection: 'body', text: 'kept' };
+    const modify = { type: 'modify', target: 'input', operation: 'merge', value: { command: 'ls' } };
+    const inject = (parts: JsonValue[]): JsonValue => ({
+      type: 'inject',
+      target: 'context',
+      operation: 'append',
+      deliverAt: 'now',
+      value: [{ id: 'm', role: 'system', parts }],
+    });
+    const judged = (effects: JsonValue[]) => decisionFaults(decision(0, effects), MODIFY_PATH_CAPABILITIES);
+    const valid = judged([modify, inject([text])]);
+    expect(valid.faults).toEqual([]);
+    expect(valid.returnedTypes).toEqual(['modify', 'inject']);
+    const jsonPart = judged([modify, inject([{ ...text, kind: 'json' }])]);
+    expect(new Set(requirementsOf(jsonPart.faults))).toEqual(new Set(['AHP-CONTENT-001']));
+    expect(jsonPart.faults[0]?.rule).toBe(RULES.returnedContent);
+    expect(jsonPart.returnedTypes).toEqual(['modify', 'inject']);
+    const bareString = judged([{ ...modify, value: 'ls' }]);
+    expect(requirementsOf(bareString.faults)).toEqual(['AHP-EDIT-001']);
+    expect(bareString.faults[0]?.rule).toBe(RULES.returnedEdit);
+    // Only deny advertised: the same edit is unadvertised, and several effects are no deny-only list.
+    expect(requirementsOf(decisionFaults(decision(0, [modify])).faults)).toEqual(['AHP-CAP-001']);
   });
 
   it('ties each defect to the requirement it breaks', () => {

@@ -3,16 +3,14 @@
  * notification), each fault tagged with the requirement and rule it breaks. Pure functions: the
  * verdict of a whole case is built from these in `verdict.ts`.
  */
-import { isJsonObject, type JsonValue } from '../../protocol/json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../protocol/json.js';
 import { checkResponseEnvelope, idsEqual } from '../../protocol/jsonrpc.js';
 import { checkInterceptResult } from '../../protocol/messages.js';
-import type { Effect, JsonRpcErrorObject } from '../../protocol/wire-types.js';
+import type { Capabilities, Effect, JsonRpcErrorObject } from '../../protocol/wire-types.js';
+import { DENY_ONLY } from './frames.js';
 import { stablePath, transportFault, violationRule, type StepFault } from './faults.js';
 import { RULES, type Rule } from './rules.js';
 import type { NotificationObservation, RequestObservation } from './frame-run.js';
-
-/** The only advertisement the suites make: a Tool Interception harness's minimum. */
-export const DENY_ONLY = { effects: ['deny'] };
 
 /** A request the backend must refuse with an error: what it is, in words, and the rule of refusing it. */
 export interface Refusal {
@@ -78,15 +76,31 @@ export function rawDecisionSignature(result: JsonValue): string | undefined {
     .join(', ');
 }
 
-/** What a decision reply showed: faults, the effects when valid, and its signature when it had an effect list. */
+/** The type of each effect a result returned, valid or not (`[]` when it has no effect list). */
+export function returnedEffectTypes(result: JsonValue): string[] {
+  if (!isJsonObject(result) || !Array.isArray(result.effects)) return [];
+  return result.effects.flatMap((e) => (isJsonObject(e) && typeof e.type === 'string' ? [e.type] : []));
+}
+
+/**
+ * What a decision reply showed: faults, the effects when valid, its signature when it had an
+ * effect list, and the types it returned.
+ */
 export interface DecisionOutcome {
   faults: StepFault[];
   effects?: Effect[];
   signature?: string;
+  returnedTypes?: string[];
 }
 
-/** Judges a reply that must carry a decision for a valid draft `tool.before` advertising only deny. */
-export function decisionFaults(obs: RequestObservation): DecisionOutcome {
+/**
+ * Judges a reply that must carry a decision for a valid draft `tool.before` that advertised
+ * `capabilities` (only deny unless it is the modify path's request).
+ */
+export function decisionFaults(
+  obs: RequestObservation,
+  capabilities: JsonObject = DENY_ONLY,
+): DecisionOutcome {
   const step = obs.step + 1;
   const env = envelope(obs);
   const faults = [...env.faults];
@@ -103,11 +117,14 @@ export function decisionFaults(obs: RequestObservation): DecisionOutcome {
   }
   if (env.result === undefined) return { faults };
   const signature = rawDecisionSignature(env.result);
-  const withSignature = signature === undefined ? {} : { signature };
+  const withSignature = {
+    ...(signature === undefined ? {} : { signature }),
+    returnedTypes: returnedEffectTypes(env.result),
+  };
   const check = checkInterceptResult(env.result, {
     protocolVersion: 'draft',
     eventType: 'tool.before',
-    capabilities: DENY_ONLY,
+    capabilities: capabilities as unknown as Capabilities,
   });
   if (!check.ok) {
     for (const v of check.violations) {
@@ -126,7 +143,7 @@ export function decisionFaults(obs: RequestObservation): DecisionOutcome {
   }
   // The Tool Interception profile's backend rule: with only deny advertised, [] or one deny.
   // Every member here already passed the advertisement check, so more than one means several denies.
-  if (check.effects.length > 1) {
+  if (capabilities === DENY_ONLY && check.effects.length > 1) {
     faults.push({
       requirement: 'AHP-DEC-001',
       step,

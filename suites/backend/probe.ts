@@ -56,6 +56,8 @@ export interface Probe {
   bindings?: readonly BackendBinding[];
   /** The case is `untested` without `--deny-input`. */
   needsDenyInput?: true;
+  /** The case is `untested` without `--modify-input` (its steps send it). */
+  needsModifyInput?: true;
   steps: readonly ProbeStep[];
   /** Pairs of step indexes whose decisions must be the same (duplicate delivery, unknown fields). */
   sameDecision?: readonly (readonly [number, number])[];
@@ -67,6 +69,11 @@ export interface Probe {
   requireAllowed?: true;
   /** Some decision step must return an effect list, else there was nothing to judge (`untested`). */
   requireResult?: true;
+  /**
+   * Some subject step must return an effect of one of `types`, valid or not, else there was no
+   * such value to judge (`untested`, saying `reason`).
+   */
+  requireReturned?: { types: readonly string[]; reason: string };
   /** Every request must be served by one process (persistent stdio survives a run). */
   sameProcess?: true;
   /** No reply may carry the bearer token (untested without one). */

@@ -76,6 +76,16 @@ export const RULES = {
     summary: 'a request was not answered within the deadline, or not by the same process',
     basis: BASIS.requestAnswered,
   },
+  returnedContent: {
+    key: 'effects.returned-content-canonical',
+    summary: 'an inject the backend returned carries messages that are not canonical content',
+    basis: BASIS.returnedContent,
+  },
+  returnedEdit: {
+    key: 'effects.modify-value-fits-target',
+    summary: 'a modify the backend returned does not fit its target',
+    basis: BASIS.returnedEdit,
+  },
   advertisedOnly: {
     key: 'effects.advertised-only',
     summary: 'a result carries an effect the request did not advertise',

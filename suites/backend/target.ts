@@ -35,6 +35,11 @@ export interface BackendTarget {
   endpoint: BackendEndpoint;
   /** A tool input the vendor says its policy denies; without it deny-path checks are untested. */
   denyInput?: JsonObject;
+  /**
+   * A tool input the vendor says its policy answers with an edit or added context (modify,
+   * inject); without it the returned-value checks are untested.
+   */
+  modifyInput?: JsonObject;
   /** A tool input the vendor says its policy lets through; `DEFAULT_ALLOW_INPUT` when absent. */
   allowInput?: JsonObject;
   /** Liveness: every request must be answered within this many milliseconds. */
@@ -63,6 +68,7 @@ export function toolInputsOf(target: BackendTarget): ToolInputs {
   return {
     allow: target.allowInput ?? DEFAULT_ALLOW_INPUT,
     ...(target.denyInput === undefined ? {} : { deny: target.denyInput }),
+    ...(target.modifyInput === undefined ? {} : { modify: target.modifyInput }),
   };
 }
 
@@ -88,5 +94,6 @@ export function describeTarget(target: BackendTarget): JsonValue {
     deadlineMs: target.deadlineMs,
     allowInput: target.allowInput ?? DEFAULT_ALLOW_INPUT,
     denyInput: target.denyInput ?? null,
+    modifyInput: target.modifyInput ?? null,
   };
 }

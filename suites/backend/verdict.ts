@@ -8,6 +8,7 @@ import { byRank, findingKey } from '../common/finding.js';
 import type { Effect } from '../../protocol/wire-types.js';
 import { hasRequirement, STAGE_RANK, type StepFault } from './faults.js';
 import { decisionFaults, errorFaults, replyFaults, silenceFaults } from './judge.js';
+import { advertisementOf, DENY_ONLY } from './frames.js';
 import { noiseFault } from './noise.js';
 import type { Probe, ProbeStep } from './probe.js';
 import { probeFaults } from './probe-checks.js';
@@ -56,6 +57,7 @@ interface StepOutcome {
   faults: StepFault[];
   effects?: Effect[];
   signature?: string;
+  returnedTypes?: string[];
   error?: { code: number };
 }
 
@@ -67,7 +69,7 @@ function judgeStep(probe: Probe, s: ProbeStep, obs: Observation): StepOutcome {
     return errorFaults(obs, probe.requirement, probe.refusal ?? { what: 'the request', rule: probe.rule });
   }
   if (s.expect === 'reply') return { faults: replyFaults(obs) };
-  return decisionFaults(obs);
+  return decisionFaults(obs, s.frame.send === 'intercept' ? advertisementOf(s.frame) : DENY_ONLY);
 }
 
 /**
@@ -146,6 +148,7 @@ export function judgeProbe(
   const others: StepFault[] = [];
   const signatureAt = new Map<number, string>();
   const effectsAt = new Map<number, Effect[]>();
+  const returnedBySubjects = new Set<string>();
   const errorAt = new Map<number, { code: number }>();
   // Content defects a baseline already showed: a variant repeating them is not the variant's doing.
   const baselineShowed = new Set<string>();
@@ -161,6 +164,7 @@ export function judgeProbe(
     const outcome = judgeStep(probe, s, obs);
     if (outcome.signature !== undefined) signatureAt.set(i, outcome.signature);
     if (outcome.effects) effectsAt.set(i, outcome.effects);
+    if (s.role === 'subject') for (const t of outcome.returnedTypes ?? []) returnedBySubjects.add(t);
     if (outcome.error) errorAt.set(i, outcome.error);
     const afterAnswer = answeredNotification;
     answeredNotification =
@@ -232,6 +236,9 @@ export function judgeProbe(
       faults: [],
       others,
     };
+  }
+  if (probe.requireReturned && !probe.requireReturned.types.some((t) => returnedBySubjects.has(t))) {
+    return { status: 'untested', reason: probe.requireReturned.reason, faults: [], others };
   }
   if (probe.requireDeny) {
     const denied = [...effectsAt].some(
