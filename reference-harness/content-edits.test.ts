@@ -92,7 +92,15 @@ describe('applyListEdit', () => {
       });
     }
     // An attachment the view showed only as a gap was never offered as a reference.
-    const gapView = [msg('a', text('a1', 'one'), { ...hostImage, body: undefined, gap: { reason: 'x' } })];
+    const gapView = [
+      msg('a', text('a1', 'one'), {
+        id: 'img',
+        kind: 'attachment',
+        mediaType: 'image/png',
+        selection: 'body',
+        gap: { reason: 'x' },
+      }),
+    ];
     expect(
       applyListEdit(prompt, { current: host, view: gapView as JsonValue[] }, 'merge', [msg('z', hostImage)]),
     ).toMatchObject({ ok: false });
