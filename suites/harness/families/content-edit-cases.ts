@@ -8,9 +8,9 @@
  * - per event and target, a replace (the whole list swapped) and a merge (appended in order, a
  *   repeated entry kept twice), each received exactly by the later interceptor and the observer;
  *   untested with the reason when the first request did not advertise that edit;
- * - a whole-list replace sent by a subscription whose view withholds the text (metadata
- *   selection) is neither offered to it nor applied: under fail-open the later receivers get the
- *   original content;
+ * - a whole-list replace sent by a subscription whose view withholds some of the target
+ *   (metadata selection, or a text part the host handed in as a content gap) is neither offered
+ *   to it nor applied: under fail-open the later receivers get the original content;
  * - a merge that carries an edited attachment (the user's image under its id, bound to another
  *   reference) is rejected whole: the later receivers get the original content.
  * The two rejection cases need the first request to advertise some modify of the target (a
@@ -41,10 +41,12 @@ import {
   contentWithAttachment,
   givenList,
   placeGiven,
+  setSlot,
   slotOf,
   textContent,
   type ContentEditTarget,
   type GivenContent,
+  withGap,
 } from './content-edit-data.js';
 import { ordinal } from './edit-judge.js';
 
@@ -107,11 +109,13 @@ async function raiseChain(
   given: GivenContent,
   firstContent: JsonObject,
   effects: JsonValue[],
+  adjust: (payload: JsonObject) => void = () => undefined,
 ): Promise<ChainReceived> {
   const n = ++state.counter;
   const payload = samplePayload(target.event as InterceptableEvent);
   if (isJsonObject(payload.call)) payload.call = { id: `call-${state.prefix}-${n}` };
   placeGiven(target, payload, given);
+  adjust(payload);
   const event = {
     type: target.event,
     id: `evt-${state.prefix}-${n}`,
@@ -242,17 +246,52 @@ function rejectionTarget(ctx: CaseContext, state: FixtureState): ContentEditTarg
   return target;
 }
 
+/** A way the first subscription's view of the target withholds content. */
+interface Withheld {
+  label: string;
+  /** The first subscription's content selection. */
+  content: JsonObject;
+  /** The text part handed in as a content gap, if any. */
+  gap?: string;
+  /** Why a replace is out of its authority, for the finding. */
+  why: string;
+}
+
+const WITHHELD: readonly Withheld[] = [
+  {
+    label: 'hidden-text',
+    content: { default: 'metadata' },
+    why: 'its content selection (metadata) withholds every text of it',
+  },
+  {
+    label: 'content-gap',
+    content: { default: 'body' },
+    gap: 'user-1',
+    why: "the user's text part in it is a content gap",
+  },
+];
+
 /**
- * A whole-list replace from a subscription that sees the content as metadata: not offered to it,
- * and not applied when sent (fail-open: the later receivers get the original content).
+ * A whole-list replace from a subscription whose view withholds some of the target (metadata
+ * selection, or a text part handed in as a gap): not offered to it, and not applied when sent
+ * (fail-open: the later receivers get the original content).
  */
-async function runHiddenReplaceCase(ctx: CaseContext, state: FixtureState): Promise<void> {
+async function runHiddenReplaceCase(
+  ctx: CaseContext,
+  state: FixtureState,
+  withheld: Withheld,
+): Promise<void> {
   const target = rejectionTarget(ctx, state);
   const nonce = randomBytes(6).toString('hex');
   const given = textContent(target, nonce);
   const edit = contentEdit(target, 'replace', given, nonce);
   const effect = { type: 'modify', target: target.target, operation: 'replace', value: edit.value };
-  const received = await raiseChain(ctx, state, target, given, { default: 'metadata' }, [effect]);
+  const { gap } = withheld;
+  const original = gap === undefined ? givenList(target, given) : withGap(givenList(target, given), gap);
+  const adjust = (payload: JsonObject) => {
+    if (gap !== undefined) setSlot(target, payload, original);
+  };
+  const received = await raiseChain(ctx, state, target, given, withheld.content, [effect], adjust);
   if (received.firstRequest === undefined) {
     throw new CaseFailure([finding('delivery.request-sent', 'the first interceptor was sent no request')]);
   }
@@ -264,7 +303,7 @@ async function runHiddenReplaceCase(ctx: CaseContext, state: FixtureState): Prom
     ? [
         finding(
           'edit.hidden-replace',
-          `the first interceptor's request advertises modify replace of ${target.target} although its content selection (metadata) withholds every text of it`,
+          `the first interceptor's request advertises modify replace of ${target.target} although ${withheld.why}`,
           { way: 'advertised' },
         ),
       ]
@@ -273,9 +312,9 @@ async function runHiddenReplaceCase(ctx: CaseContext, state: FixtureState): Prom
     ...laterProblems(
       target,
       received,
-      givenList(target, given),
+      original,
       'edit.hidden-replace',
-      'a replace of text the subscription could not see is refused, so (fail-open) the content stays as given',
+      'a replace of content the subscription could not see is refused, so (fail-open) the content stays as given',
       'applied',
     ),
   );
@@ -334,16 +373,18 @@ export function declareContentEditCases(fixture: HarnessFixture): void {
       );
     }
   }
-  driverCase(
-    fixture,
-    {
-      name: 'AHP-EDIT-001/content:hidden-text/whole-list-replace-neither-offered-nor-applied',
-      requirements: ['AHP-EDIT-001'],
-      transports: ['http'],
-    },
-    { transport: 'http', features: ['observe'] },
-    (ctx, state) => runHiddenReplaceCase(ctx, state),
-  );
+  for (const withheld of WITHHELD) {
+    driverCase(
+      fixture,
+      {
+        name: `AHP-EDIT-001/content:${withheld.label}/whole-list-replace-neither-offered-nor-applied`,
+        requirements: ['AHP-EDIT-001'],
+        transports: ['http'],
+      },
+      { transport: 'http', features: ['observe'] },
+      (ctx, state) => runHiddenReplaceCase(ctx, state, withheld),
+    );
+  }
   driverCase(
     fixture,
     {

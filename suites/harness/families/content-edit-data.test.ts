@@ -8,6 +8,7 @@ import {
   contentWithAttachment,
   givenList,
   textContent,
+  withGap,
 } from './content-edit-data.js';
 
 describe('content edit data', () => {
@@ -45,5 +46,15 @@ describe('content edit data', () => {
     expect(contentShape(asGap as JsonValue)).toEqual(contentShape(list));
     const changedText = JSON.parse(JSON.stringify(list).replace('Which files', 'Which dirs'));
     expect(contentShape(changedText as JsonValue)).not.toEqual(contentShape(list));
+  });
+
+  it('hands a text part in as a valid content gap, nothing else changed', () => {
+    const target = CONTENT_EDIT_TARGETS[0];
+    if (target === undefined) throw new Error('a target');
+    const list = givenList(target, textContent(target, 'n4'));
+    const gapped = withGap(list, 'user-1');
+    expect(validateMessageList(gapped, '$')).toEqual([]);
+    expect(JSON.stringify(gapped)).not.toContain('zqmark-n4-user-1');
+    expect(contentShape(withGap(list, 'no-such-part'))).toEqual(contentShape(list));
   });
 });

@@ -140,6 +140,34 @@ export function givenList(target: ContentEditTarget, given: GivenContent): JsonV
   return given.messages.map((m) => ({ id: m.id, role: m.role, parts: m.parts.map(partJson) }));
 }
 
+/** Puts `list` in the target's slot of a payload (the payload is changed). */
+export function setSlot(target: ContentEditTarget, payload: JsonObject, list: JsonValue[]): void {
+  if (target.slot !== 'message.messages') payload[target.slot] = list;
+  else payload.message = { ...(isJsonObject(payload.message) ? payload.message : {}), messages: list };
+}
+
+/**
+ * `list` (messages or parts) with the text part `partId` handed in as a content gap: the host
+ * has no text for it (body selection, a `gap`, no `text`).
+ */
+export function withGap(list: readonly JsonValue[], partId: string): JsonValue[] {
+  const part = (p: JsonValue): JsonValue =>
+    isJsonObject(p) && p.id === partId
+      ? {
+          id: partId,
+          kind: 'text',
+          mediaType: 'text/plain',
+          selection: 'body',
+          gap: { reason: 'unavailable' },
+        }
+      : p;
+  return list.map((entry) =>
+    isJsonObject(entry) && Array.isArray(entry.parts)
+      ? { ...entry, parts: entry.parts.map(part) }
+      : part(entry),
+  );
+}
+
 /** The target's list in an event on the wire, or undefined when it is missing. */
 export function slotOf(target: ContentEditTarget, event: JsonValue): JsonValue | undefined {
   if (!isJsonObject(event)) return undefined;
