@@ -33,7 +33,7 @@ describe('stageEffects', () => {
     expect(base.messages).toEqual(['earlier']);
   });
 
-  it('refuses a modify on an event without a tool input (other events never advertise it)', () => {
+  it('refuses a modify of a target the event does not carry (the tool input at turn.start)', () => {
     const turn = {
       id: 'e2',
       source: 'urn:x',

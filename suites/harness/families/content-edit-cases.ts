@@ -11,8 +11,9 @@
  * - a whole-list replace sent by a subscription whose view withholds some of the target
  *   (metadata selection, or a text part the host handed in as a content gap) is neither offered
  *   to it nor applied: under fail-open the later receivers get the original content;
- * - a merge that carries an edited attachment (the user's image under its id, bound to another
- *   reference) is rejected whole: the later receivers get the original content.
+ * - a merge that carries a new text message and an edited attachment (the user's image under
+ *   its id, bound to another reference) is rejected whole: the later receivers get the original
+ *   content, without the text message either.
  * The two rejection cases need the first request to advertise some modify of the target (a
  * harness that edits nothing there shows nothing by refusing).
  */
@@ -39,6 +40,7 @@ import {
   contentEdit,
   contentShape,
   contentWithAttachment,
+  editEntries,
   givenList,
   placeGiven,
   setSlot,
@@ -322,9 +324,10 @@ async function runHiddenReplaceCase(
 }
 
 /**
- * A merge that carries the user's image under its own id but bound to another reference: an edit
- * of an immutable attachment, so the whole response is refused (fail-open: the later receivers
- * get the original content, the image as it was).
+ * A merge of a new text message and the user's image under its own id but bound to another
+ * reference: an edit of an immutable attachment, so the whole response is refused, the valid
+ * text message with it (fail-open: the later receivers get the original content, the image as
+ * it was).
  */
 async function runAttachmentCase(ctx: CaseContext, state: FixtureState): Promise<void> {
   const target = rejectionTarget(ctx, state);
@@ -339,7 +342,9 @@ async function runAttachmentCase(ctx: CaseContext, state: FixtureState): Promise
     selection: 'body',
     body: { ref: `edited-${nonce}` },
   };
-  const value = [{ id: 'edit-attachment', role: target.role, parts: [edited] }];
+  // A valid text entry first: refusing the response whole leaves it out too.
+  const [text] = editEntries(target, nonce, ['edit-1']) as [JsonValue];
+  const value = [text, { id: 'edit-attachment', role: target.role, parts: [edited] }];
   const effect = { type: 'modify', target: target.target, operation: 'merge', value };
   const received = await raiseChain(ctx, state, target, given, { default: 'body' }, [effect]);
   requireAdvertised(ctx, target, received, ['merge']);
