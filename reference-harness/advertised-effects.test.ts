@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { validateCapabilities } from '../protocol/capabilities.js';
 import { INTERCEPTABLE_EVENTS } from '../protocol/events.js';
+import type { Capabilities } from '../protocol/wire-types.js';
 import {
   buildCapabilities,
   capabilitiesForEvent,
+  capabilitiesForView,
   checkAdvertisedEffects,
   SUPPORTED_EFFECTS,
 } from './advertised-effects.js';
@@ -36,7 +38,7 @@ describe('advertised effects', () => {
 });
 
 describe('capabilitiesForEvent', () => {
-  it('narrows the advertised effects to the event bounds, modify only at tool.before', () => {
+  it('narrows the advertised effects to the event bounds, modify to the content target it applies', () => {
     const all = ['deny', 'allow', 'ask', 'message', 'modify'] as const;
     expect(capabilitiesForEvent('turn.start', ['deny', 'flow'])).toEqual({
       effects: ['deny', 'flow'],
@@ -49,7 +51,17 @@ describe('capabilitiesForEvent', () => {
     expect(capabilitiesForEvent('tool.permission.request', all)).toEqual({
       effects: ['deny', 'allow', 'message'],
     });
-    expect(capabilitiesForEvent('tool.after', all)).toEqual({ effects: ['message'] });
+    expect(capabilitiesForEvent('tool.after', all)).toEqual({
+      effects: ['message', 'modify'],
+      modify: { output: { replace: true, merge: true } },
+    });
+    expect(capabilitiesForEvent('context.compact.before', all)).toEqual({
+      effects: ['deny', 'message', 'modify'],
+      modify: { instructions: { replace: true, merge: true } },
+    });
+    // No content target this harness applies: the workspace, an elicitation answer.
+    expect(capabilitiesForEvent('workspace.change.before', all)).toEqual({ effects: ['deny', 'message'] });
+    expect(capabilitiesForEvent('user.elicitation.result', all)).toEqual({ effects: ['message'] });
     expect(capabilitiesForEvent('tool.after', ['deny'])).toEqual({ effects: [] });
     expect(capabilitiesForEvent('session.end', all)).toBeUndefined();
   });
@@ -61,5 +73,43 @@ describe('capabilitiesForEvent', () => {
       expect(caps).toBeDefined();
       expect(validateCapabilities(caps as never, type)).toEqual([]);
     }
+  });
+});
+
+describe('capabilitiesForView', () => {
+  const caps = capabilitiesForEvent('turn.start', ['deny', 'modify']) as Capabilities;
+  const part = (extra: object) => ({ id: 'p', kind: 'text', mediaType: 'text/plain', ...extra });
+  const viewWith = (p: object) => ({ type: 'turn.start', items: [{ id: 'm', role: 'user', parts: [p] }] });
+
+  it('keeps a whole-list replace for a view that shows every text inline', () => {
+    expect(capabilitiesForView(caps, 'turn.start', viewWith(part({ selection: 'body', text: 'hi' })))).toBe(
+      caps,
+    );
+  });
+
+  it('offers only merge to a view that withholds text or holds a gap', () => {
+    for (const hidden of [
+      part({ selection: 'metadata' }),
+      part({ selection: 'omit' }),
+      part({ selection: 'body', gap: { reason: 'unavailable' } }),
+      { id: 'a', kind: 'attachment', mediaType: 'image/png', selection: 'body', gap: { reason: 'x' } },
+    ]) {
+      const narrowed = capabilitiesForView(caps, 'turn.start', viewWith(hidden));
+      expect(narrowed).toEqual({
+        effects: ['deny', 'modify'],
+        modify: { prompt: { replace: false, merge: true } },
+      });
+      expect(validateCapabilities(narrowed as never, 'turn.start')).toEqual([]);
+    }
+  });
+
+  it('drops modify when replace was all it offered', () => {
+    const replaceOnly: Capabilities = {
+      effects: ['deny', 'modify'],
+      modify: { prompt: { replace: true, merge: false } },
+    };
+    expect(capabilitiesForView(replaceOnly, 'turn.start', viewWith(part({ selection: 'omit' })))).toEqual({
+      effects: ['deny'],
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { effectBoundsFor } from '../protocol/events.js';
 import type { Violation } from '../protocol/json.js';
 import type { Capabilities } from '../protocol/wire-types.js';
+import { contentTargetOf, readSlot, viewHidesContent } from './content-edits.js';
 
 /** The `tool.before` effects this harness can enforce, so the only ones it may advertise. */
 export const SUPPORTED_EFFECTS = ['deny', 'allow', 'ask', 'message', 'modify', 'flow'] as const;
@@ -48,8 +49,10 @@ export function buildCapabilities(advertised: readonly SupportedEffect[]): Capab
 /**
  * The `params.capabilities` for an event other than `tool.before`: the advertised effects this
  * harness can enforce at that boundary, never more than the draft's bounds for the event
- * (protocol/events.ts EVENT_EFFECT_BOUNDS). `modify` is left out everywhere but `tool.before`:
- * the staging code applies only a tool call's input; `flow` covers `stop` where the event has it. Undefined for an event it cannot intercept.
+ * (protocol/events.ts EVENT_EFFECT_BOUNDS). `modify` covers the event's content target
+ * (content-edits.ts), with both operations, and is left out where the staging code applies
+ * none (the tool input at tool.permission.request, the workspace, elicitation answers); `flow`
+ * covers `stop` where the event has it. Undefined for an event it cannot intercept.
  */
 export function capabilitiesForEvent(
   eventType: string,
@@ -61,8 +64,41 @@ export function capabilitiesForEvent(
   const allowed = new Set<string>(bounds.effects);
   // flow: only `stop`, as at tool.before, and only where the event allows it.
   const stop = bounds.flowOperations.includes('stop');
-  const effects = advertised.filter((e) => e !== 'modify' && allowed.has(e) && (e !== 'flow' || stop));
+  const content = contentTargetOf(eventType);
+  const editable = content !== undefined && bounds.modifyTargets.includes(content.target);
+  const effects = advertised.filter(
+    (e) => allowed.has(e) && (e !== 'modify' || editable) && (e !== 'flow' || stop),
+  );
   const caps: Capabilities = { effects };
+  if (effects.includes('modify') && content !== undefined)
+    caps.modify = { [content.target]: { replace: true, merge: true } };
   if (effects.includes('flow')) caps.flow = { operations: ['stop'] };
   return caps;
+}
+
+/**
+ * The capabilities of one subscription's request: `capabilities` without a whole-list replace of
+ * the content target when `view` (what that subscription is sent) withholds any of it, since a
+ * replace would drop what the backend cannot see. Merge stays. `capabilities` itself otherwise.
+ */
+export function capabilitiesForView(
+  capabilities: Capabilities,
+  eventType: string,
+  view: object,
+): Capabilities {
+  const content = contentTargetOf(eventType);
+  const entry = content === undefined ? undefined : capabilities.modify?.[content.target];
+  if (content === undefined || entry?.replace !== true) return capabilities;
+  if (!viewHidesContent(readSlot(view, content.slot), content.list)) return capabilities;
+  if (entry.merge !== true) {
+    // Nothing of modify is left to offer for this view.
+    const effects = capabilities.effects.filter((e) => e !== 'modify');
+    const narrowed: Capabilities = { ...capabilities, effects };
+    delete narrowed.modify;
+    return narrowed;
+  }
+  return {
+    ...capabilities,
+    modify: { ...capabilities.modify, [content.target]: { replace: false, merge: true } },
+  };
 }

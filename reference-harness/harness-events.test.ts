@@ -45,8 +45,11 @@ describe('raising an event other than tool.before', () => {
       trigger: 'user',
       items: [],
     });
-    // turn.start allows deny and message; allow is a tool.before effect, modify only a tool input here.
-    expect(request.params.capabilities).toEqual({ effects: ['deny', 'message'] });
+    // turn.start allows deny, message and modify(prompt); allow is a tool.before effect.
+    expect(request.params.capabilities).toEqual({
+      effects: ['deny', 'message', 'modify'],
+      modify: { prompt: { replace: true, merge: true } },
+    });
     expect(r).toMatchObject({
       decision: 'deny',
       reason: 'no turn',

@@ -1,6 +1,8 @@
 import type { JsonValue } from '../protocol/json.js';
 import type { InterceptSubscription } from '../protocol/registration.js';
+import { buildInterceptRequest } from '../protocol/messages.js';
 import type { Capabilities } from '../protocol/wire-types.js';
+import { capabilitiesForView } from './advertised-effects.js';
 import { endingOutcome, openRecord, type AuditRecord } from './audit.js';
 import { contentView } from './content-selection.js';
 import { startSubscriptionDeadline, type SubscriptionDeadline } from './deadline.js';
@@ -9,7 +11,7 @@ import type { Planned } from './dispatch.js';
 import type { Ending } from './interruption.js';
 import { judgeReply } from './reply-judge.js';
 import { runWithRetries } from './retry.js';
-import { stageEffects, type EffectiveState, type Staged } from './staging.js';
+import { stageEffects, type EffectiveState, type HarnessEvent, type Staged } from './staging.js';
 import type { BackendTransport, TransportFailure, TransportReply } from './transport.js';
 
 /** How one interceptor ended: an accepted response, an operational failure, or the call's ending. */
@@ -29,7 +31,7 @@ type Verdict = { ok: true; staged: Extract<Staged, { ok: true }> } | { ok: false
 export async function runInterceptor(
   planned: Planned<InterceptSubscription>,
   state: EffectiveState,
-  capabilities: Capabilities,
+  boundaryCapabilities: Capabilities,
   deps: DeliveryDeps,
 ): Promise<{ step: InterceptStep; record: AuditRecord }> {
   const { clock } = deps;
@@ -40,10 +42,16 @@ export async function runInterceptor(
   // is the same object, so it keeps its prebuilt text.
   const { builtEvent } = deps;
   const view = contentView(state.event, subscription);
+  // A view that withholds content is offered no whole-list replace of it (content-edits.ts).
+  const capabilities = capabilitiesForView(boundaryCapabilities, state.event.type, view);
   const frame =
-    view === builtEvent.event
-      ? deps.interceptFrames.frame(view, builtEvent.text, builtEvent.idText)
-      : deps.interceptFrames.frame(view);
+    capabilities !== boundaryCapabilities
+      ? JSON.stringify(
+          buildInterceptRequest({ protocolVersion: deps.protocolVersion, event: view, capabilities }),
+        )
+      : view === builtEvent.event
+        ? deps.interceptFrames.frame(view, builtEvent.text, builtEvent.idText)
+        : deps.interceptFrames.frame(view);
   const transport = deps.transportFor(planned.backend.id);
   const deadline = startSubscriptionDeadline(clock, deps.call, subscription.timeoutMs);
   // The record starts when the delivery's deadline does (one clock read for both).
@@ -55,6 +63,7 @@ export async function runInterceptor(
     frame,
     requestId: state.event.id,
     state,
+    view,
     capabilities,
     deps,
     record,
@@ -103,6 +112,8 @@ interface Attempt {
   frame: string;
   requestId: string;
   state: EffectiveState;
+  /** The event as this subscription was sent it: content edits are applied against it. */
+  view: HarnessEvent;
   capabilities: Capabilities;
   deps: DeliveryDeps;
   record: AuditRecord;
@@ -133,7 +144,7 @@ async function sendAndJudge(a: Attempt, n: number): Promise<Verdict> {
     event: state.event as unknown as JsonValue,
   });
   if (!judged.ok) return judged;
-  const staged = stageEffects(state, judged.effects);
+  const staged = stageEffects(state, judged.effects, a.view);
   if (!staged.ok)
     return {
       ok: false,

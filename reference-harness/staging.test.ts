@@ -33,7 +33,7 @@ describe('stageEffects', () => {
     expect(base.messages).toEqual(['earlier']);
   });
 
-  it('refuses a modify on an event without a tool input (other events never advertise it)', () => {
+  it('refuses a modify of a target the event does not carry (the tool input at turn.start)', () => {
     const turn = {
       id: 'e2',
       source: 'urn:x',
@@ -106,5 +106,59 @@ describe('stageEffects', () => {
     expect(r).toMatchObject({ ok: false, code: 'result.effect-inapplicable' });
     const bad = stageEffects(base, [{ type: 'modify', target: 'output', operation: 'merge', value: {} }]);
     expect(bad.ok).toBe(false);
+  });
+});
+
+describe('stageEffects on content', () => {
+  const part = (id: string, t: string) => ({
+    id,
+    kind: 'text',
+    mediaType: 'text/plain',
+    selection: 'body',
+    text: t,
+  });
+  const inbound = {
+    id: 'e3',
+    source: 'urn:x',
+    type: 'user.message.inbound',
+    time: '2026-01-01T00:00:00Z',
+    message: {
+      channel: 'chat',
+      sender: { id: 'u' },
+      messages: [{ id: 'm1', role: 'user', parts: [part('p1', 'hi')] }],
+    },
+  };
+  const state: EffectiveState = { event: inbound, permission: 'none', messages: [] };
+
+  it('applies edits in order, each over the one before', () => {
+    const staged = stageEffects(state, [
+      {
+        type: 'modify',
+        target: 'prompt',
+        operation: 'replace',
+        value: [{ id: 'm2', role: 'user', parts: [part('p2', 'a')] }],
+      },
+      {
+        type: 'modify',
+        target: 'prompt',
+        operation: 'merge',
+        value: [{ id: 'm3', role: 'user', parts: [part('p3', 'b')] }],
+      },
+    ]);
+    const messages = staged.ok && (staged.state.event as typeof inbound).message.messages;
+    expect(messages && messages.map((m) => m.id)).toEqual(['m2', 'm3']);
+    expect(inbound.message.messages.map((m) => m.id)).toEqual(['m1']);
+  });
+
+  it("refuses an edit whose result breaks the event schema (an inbound message is the user's)", () => {
+    const staged = stageEffects(state, [
+      {
+        type: 'modify',
+        target: 'prompt',
+        operation: 'merge',
+        value: [{ id: 'm2', role: 'assistant', parts: [part('p2', 'a')] }],
+      },
+    ]);
+    expect(staged).toMatchObject({ ok: false, code: 'result.effect-inapplicable' });
   });
 });

@@ -1,5 +1,13 @@
-import { isJsonObject, type JsonObject } from '../protocol/json.js';
-import type { DenyEffect, Effect, EventEnvelope, ToolBeforeEvent } from '../protocol/wire-types.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../protocol/json.js';
+import type {
+  DenyEffect,
+  Effect,
+  EventEnvelope,
+  ModifyEffect,
+  ToolBeforeEvent,
+} from '../protocol/wire-types.js';
+import { validateEvent } from '../protocol/event-validation.js';
+import { applyListEdit, contentTargetOf, readSlot, writeSlot } from './content-edits.js';
 
 /** The event of one call: a `tool.before`, or any other interceptable event (driver protocol v1.1). */
 export type HarnessEvent = ToolBeforeEvent | EventEnvelope;
@@ -9,7 +17,7 @@ export type Permission = 'none' | 'allow' | 'ask';
 
 /** The accepted effective view of one call, as later interceptors and observers see it. */
 export interface EffectiveState {
-  /** The effective event (accepted input modifications of a `tool.before` applied). */
+  /** The effective event (accepted modifications of the tool input or of the content applied). */
   event: HarnessEvent;
   permission: Permission;
   /** Accepted `message` texts, in order. */
@@ -29,33 +37,26 @@ export type Staged =
 
 /**
  * Stages a validated effect list without touching `state`; the caller publishes the result only
- * after re-checking the deadline. Modifications apply first, then the rest in order (approval is
+ * after re-checking the deadline. Modifications apply first, in order, then the rest (approval is
  * tied to the effective arguments, so a changed input voids an earlier `allow`, never an `ask`).
- * Anything this harness did not advertise makes the whole response inapplicable.
+ * `seen` is the event as this subscription was sent it (its content view): a content edit is
+ * applied against it (content-edits.ts). Anything this harness did not advertise, or cannot
+ * apply, makes the whole response inapplicable.
  */
-export function stageEffects(state: EffectiveState, effects: readonly Effect[]): Staged {
-  // Only a tool call's input can be modified; other events never advertise modify.
-  const original =
-    state.event.type === 'tool.before' ? (state.event as ToolBeforeEvent).tool.input : undefined;
-  let input: JsonObject | undefined = original;
+export function stageEffects(
+  state: EffectiveState,
+  effects: readonly Effect[],
+  seen: HarnessEvent = state.event,
+): Staged {
+  const modified = applyModifications(state.event, seen, effects);
+  if (!modified.ok) return { ok: false, code: 'result.effect-inapplicable', detail: modified.detail };
   let permission = state.permission;
+  // Only a changed tool input voids an earlier allow: approval is tied to the arguments.
+  if (modified.inputChanged && permission === 'allow') permission = 'none';
   const messages = [...state.messages];
   let deny: DenyEffect | undefined;
   let stop: { reason: string } | undefined;
 
-  for (const effect of effects) {
-    if (effect.type !== 'modify') continue;
-    if (effect.target !== 'input' || !isJsonObject(effect.value) || input === undefined) {
-      return {
-        ok: false,
-        code: 'result.effect-inapplicable',
-        detail: `cannot apply modify(${effect.target}) here`,
-      };
-    }
-    // Object merge is shallow: nested values are replaced whole and null is a literal value.
-    input = effect.operation === 'replace' ? { ...effect.value } : { ...input, ...effect.value };
-    if (permission === 'allow') permission = 'none';
-  }
   for (const effect of effects) {
     switch (effect.type) {
       case 'modify':
@@ -83,14 +84,64 @@ export function stageEffects(state: EffectiveState, effects: readonly Effect[]):
         return { ok: false, code: 'result.effect-inapplicable', detail: `cannot apply ${effect.type} here` };
     }
   }
-  const event: HarnessEvent =
-    input === original
-      ? state.event
-      : { ...state.event, tool: { ...(state.event as ToolBeforeEvent).tool, input: input as JsonObject } };
+  const event = modified.event;
   const staged: Staged = { ok: true, state: { event, permission, messages } };
   if (deny)
     staged.deny =
       deny.code === undefined ? { reason: deny.reason } : { reason: deny.reason, code: deny.code };
   if (stop) staged.stop = stop;
   return staged;
+}
+
+type Modified = { ok: true; event: HarnessEvent; inputChanged: boolean } | { ok: false; detail: string };
+
+/**
+ * The event with every modify of `effects` applied in order: the tool input at tool.before
+ * (replace, or a shallow merge: nested values replaced whole, null a literal), else the event's
+ * content target, each edit over the result of the one before.
+ */
+function applyModifications(event: HarnessEvent, seen: HarnessEvent, effects: readonly Effect[]): Modified {
+  let current = event;
+  let inputChanged = false;
+  for (const effect of effects) {
+    if (effect.type !== 'modify') continue;
+    // Attachments and withheld text are judged against what this subscription was sent.
+    const next = applyModification(current, seen, effect);
+    if (typeof next === 'string') return { ok: false, detail: next };
+    if (effect.target === 'input') inputChanged = true;
+    current = next;
+  }
+  if (current !== event && current.type !== 'tool.before') {
+    // Every edit result must satisfy the event's schema (roles of user messages, say).
+    const violations = validateEvent(current as unknown as JsonValue, '$.event');
+    if (violations.length > 0) {
+      const first = violations[0] as { path: string; message: string };
+      return { ok: false, detail: `the edited event is invalid: ${first.path}: ${first.message}` };
+    }
+  }
+  return { ok: true, event: current, inputChanged };
+}
+
+function applyModification(
+  event: HarnessEvent,
+  seen: HarnessEvent,
+  effect: ModifyEffect,
+): HarnessEvent | string {
+  const cannot = `cannot apply modify(${effect.target}) here`;
+  if (event.type === 'tool.before') {
+    const tool = (event as ToolBeforeEvent).tool;
+    if (effect.target !== 'input' || !isJsonObject(effect.value)) return cannot;
+    const input: JsonObject =
+      effect.operation === 'replace' ? { ...effect.value } : { ...tool.input, ...effect.value };
+    return { ...event, tool: { ...tool, input } } as HarnessEvent;
+  }
+  const target = contentTargetOf(event.type);
+  if (target === undefined || target.target !== effect.target || !Array.isArray(effect.value)) return cannot;
+  const edit = applyListEdit(
+    target,
+    { current: readSlot(event, target.slot), view: readSlot(seen, target.slot) },
+    effect.operation,
+    effect.value as JsonValue[],
+  );
+  return edit.ok ? writeSlot(event, target.slot, edit.list) : edit.detail;
 }

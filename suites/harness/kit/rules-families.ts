@@ -258,6 +258,46 @@ export const FAMILY_RULES = {
     decision,
     'An interceptor or observer is sent an input other than the accepted edits make',
   ),
+  'edit.content-passed-on': rule(
+    'AHP-EDIT-001',
+    basis(
+      DOC.composition,
+      'AHP-EDIT-001',
+      'MUST',
+      'For message and text-part lists, replace substitutes the whole list and merge appends in order without deduplication; each later interceptor and every observer receives the accepted effective content.',
+    ),
+    decision,
+    'An interceptor or observer is sent content other than the accepted edits make',
+  ),
+  'edit.hidden-replace': rule(
+    'AHP-EDIT-001',
+    basis(
+      DOC.composition,
+      'AHP-EDIT-001',
+      'MUST NOT',
+      'A whole-list replacement is neither advertised nor accepted when the target holds text withheld by metadata or omit selection, or a content gap.',
+    ),
+    decision,
+    'A whole-list replace of content the subscription could not see is offered or applied',
+    {
+      ways: {
+        advertised:
+          'A whole-list replace is advertised to a subscription whose view withholds the target content',
+        applied: 'A whole-list replace of content the subscription could not see is applied',
+      },
+    },
+  ),
+  'edit.attachment-immutable': rule(
+    'AHP-EDIT-001',
+    basis(
+      DOC.composition,
+      'AHP-EDIT-001',
+      'MUST NOT',
+      'A modification value may carry an existing attachment only as its unchanged, validated reference; no effect may edit or rebind the attachment behind a reference.',
+    ),
+    decision,
+    'A modification that edits or rebinds an attachment is applied',
+  ),
   'observe.delivered': rule(
     'AHPX-FAIL-006',
     basis(
