@@ -16,7 +16,7 @@ describe('parseInvoke: attachment bytes (v1.2)', () => {
     };
     const parsed = parseInvoke(params);
     expect(parsed.attachments).toEqual(new Map([['img', new Uint8Array([0, 255, 1, 2])]]));
-    const fields = (parsed.input as { fields: { items: Array<{ parts: unknown[] }> } }).fields;
+    const fields = (parsed.input as unknown as { fields: { items: Array<{ parts: unknown[] }> } }).fields;
     expect(fields.items[0]?.parts[0]).toEqual({ ...image, gap: { reason: NO_UPLOAD_GAP } });
     // The params themselves are left as they were.
     expect(params.event.items[0]?.parts[0]).toHaveProperty('bodyBase64');
