@@ -38,7 +38,7 @@ import {
 import { CONTENT_EVENTS, givenConversation, wireSlot } from './content-samples.js';
 
 /** The upload timeout of the slow and silent endpoints: short, so the case stays short. */
-const SHORT_UPLOAD_MS = 300;
+const SHORT_UPLOAD_MS = 150;
 
 /** One way the upload endpoint answers, and whether that confirms the upload. */
 interface UploadPath {
