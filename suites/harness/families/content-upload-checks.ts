@@ -168,7 +168,7 @@ export function reportedUploadProblems(
         `the driver reports ref ${u.ref} of ${u.partId} as uploaded; no matching 201 receipt returned it`,
       ),
     );
-  if (expected.confirms && confirming.size > 0 && mine.length === 0) {
+  if (expected.confirms && confirming.size > 0 && !mine.some((u) => confirming.has(u.ref))) {
     out.push(receipt(`the driver's uploads do not list the confirmed upload of ${expected.given.partId}`));
   }
   return out;
