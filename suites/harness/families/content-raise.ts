@@ -36,6 +36,8 @@ export interface ContentSubscriptionSpec {
   uploadAnswer?: Behaviour;
   /** The upload's `timeoutMs` (default UPLOAD_LIMITS'). */
   uploadTimeoutMs?: number;
+  /** The backend's event deliveries require the lane's bearer token (bearer authentication). */
+  eventBearer?: boolean;
   /** Set `includeNative`: the subscription asks for opaque native data. */
   includeNative?: boolean;
 }
@@ -65,6 +67,7 @@ function contentBackends(
   type: string,
   specs: readonly ContentSubscriptionSpec[],
   timeoutMs: number,
+  token: string,
 ): SetBackend[] {
   return specs.map((spec) => {
     const options = {
@@ -84,6 +87,7 @@ function contentBackends(
       ],
       replies: [],
       ...(spec.uploadAnswer === undefined ? {} : { uploadAnswer: spec.uploadAnswer }),
+      ...(spec.eventBearer ? { bearer: token } : {}),
     };
   });
 }
@@ -110,7 +114,7 @@ export async function raiseWithContent(
   const steps = new CaseSteps([stepIds(event)], issuedBySuite(state.prefix));
   const set = await startBackendSet(
     'http',
-    contentBackends(type, specs, state.margins.answerDeadlineMs),
+    contentBackends(type, specs, state.margins.answerDeadlineMs, state.token),
     steps,
   );
   // This case configures the harness itself: the next data case must not take it for its own.

@@ -8,6 +8,8 @@
  * ref its own receipt returned, published after that receipt. Refused (403), a receipt whose
  * sha256 is not the bytes', a receipt later than the upload's timeoutMs, no answer at all: no
  * attachment carries a reference (a gap, a suppressed delivery or the failure policy instead).
+ * With bearer authentication on the event deliveries and no `upload.auth`, the upload carries
+ * none of the event credentials.
  * In every case each upload went to the exact endpoint with the raw octets, framed as the binding
  * says, and what the driver reports as uploaded agrees with the receipts.
  */
@@ -29,6 +31,7 @@ import {
   type Received,
 } from './content-raise.js';
 import {
+  eventCredentialProblems,
   frameReferenceProblems,
   missingUploadProblem,
   reportedUploadProblems,
@@ -49,6 +52,11 @@ interface UploadPath {
   timeoutMs?: number;
   /** Also an observer with an upload endpoint of its own (the confirmed path). */
   observer?: boolean;
+  /**
+   * The event deliveries require the lane's bearer token, the upload (without `upload.auth`)
+   * nothing: the upload must not carry the event credentials (needs features.tokenEnv).
+   */
+  eventAuth?: boolean;
 }
 
 const PATHS: readonly UploadPath[] = [
@@ -79,6 +87,13 @@ const PATHS: readonly UploadPath[] = [
     timeoutMs: SHORT_UPLOAD_MS,
   },
   {
+    name: 'event-auth',
+    title: 'without-upload-auth-the-upload-carries-no-event-credentials',
+    answer: { kind: 'upload-receipt' },
+    confirms: true,
+    eventAuth: true,
+  },
+  {
     name: 'never',
     title: 'no-answer-yields-no-reference',
     answer: { kind: 'hang' },
@@ -104,6 +119,7 @@ function specsOf(path: UploadPath, nonce: string): ContentSubscriptionSpec[] {
         ? { ...path.answer, ref: `receipt-${label}-${nonce}` }
         : path.answer,
     ...(path.timeoutMs === undefined ? {} : { uploadTimeoutMs: path.timeoutMs }),
+    ...(path.eventAuth ? { eventBearer: true } : {}),
   });
   const specs = [spec(`upload-${path.name}`, 'intercept')];
   if (path.observer) specs.push(spec(`upload-${path.name}-observer`, 'observe'));
@@ -138,6 +154,7 @@ function judge(
   path: UploadPath,
   received: Received,
   given: GivenAttachment,
+  eventToken: string,
 ): Finding[] {
   const posts = received.uploads.get(spec.label) ?? [];
   const frames = received.frames.get(spec.label) ?? [];
@@ -148,6 +165,7 @@ function judge(
     ...uploadFramingProblems(posts, given),
     ...missingUploadProblem(posts, given),
     ...reportedUploadProblems(received.result.uploads, backendId, expected),
+    ...(path.eventAuth ? eventCredentialProblems(posts, eventToken) : []),
   ];
   if (path.confirms && frames.length === 0) {
     found.push(finding('content.upload-receipt', `no ${type} frame, although its upload was confirmed`));
@@ -176,7 +194,7 @@ export function declareUploadCases(fixture: HarnessFixture): void {
         requirements: ['AHP-CONTENT-002'],
         transports: ['http'],
       },
-      { transport: 'http', features: ['uploads'] },
+      { transport: 'http', features: path.eventAuth ? ['uploads', 'tokenEnv'] : ['uploads'] },
       async (ctx, state) => {
         const announced = announcedEvents(state.info);
         const type = SELECTION_EVENTS.find((e) => announced.includes(e));
@@ -194,7 +212,7 @@ export function declareUploadCases(fixture: HarnessFixture): void {
         ctx.evidence({ event: type, attachment: given });
         const specs = specsOf(path, nonce);
         const received = await raiseWithContent(ctx, state, type, specs, messages);
-        const problems = specs.flatMap((spec) => judge(type, spec, path, received, given));
+        const problems = specs.flatMap((spec) => judge(type, spec, path, received, given, state.token));
         if (problems.length > 0) throw new CaseFailure(problems);
       },
     );

@@ -173,3 +173,22 @@ export function reportedUploadProblems(
   }
   return out;
 }
+
+/**
+ * Uploads that carry the event delivery's bearer token: the subscription configures no
+ * `upload.auth`, so the event credentials must not migrate to the upload endpoint.
+ */
+export function eventCredentialProblems(posts: readonly UploadPost[], eventToken: string): Finding[] {
+  return posts.flatMap((post, i) =>
+    Object.entries(post.headers).some(([, value]) => value.includes(eventToken))
+      ? [
+          finding(
+            'content.upload-auth',
+            `upload ${i + 1} carries the event delivery's bearer token (${Object.keys(post.headers)
+              .filter((name) => (post.headers[name] ?? '').includes(eventToken))
+              .join(', ')}); upload credentials are resolved on their own`,
+          ),
+        ]
+      : [],
+  );
+}

@@ -23,6 +23,7 @@ import {
   type RecordEntry,
   type Scenario,
 } from '../../../mock-backend/index.js';
+import { TOKEN_ENV } from './registration.js';
 import { identifiedRules, type StepReply } from './scenario.js';
 import type { CaseSteps } from './step-identity.js';
 import type { HarnessTransport } from './timing.js';
@@ -58,6 +59,11 @@ export interface SetBackend {
    * does not confirm); a badly framed one gets 400 whatever this says.
    */
   uploadAnswer?: Behaviour;
+  /**
+   * The backend's event deliveries require `Authorization: Bearer <token>`, registered as bearer
+   * authentication from the driver's TOKEN_ENV (its upload endpoint requires nothing).
+   */
+  bearer?: string;
 }
 
 /** The upload mock's default answer: the receipt of the bytes, under a status that is not 201. */
@@ -132,6 +138,7 @@ function backendScenario(backend: SetBackend, steps: CaseSteps, current: number)
       replies,
       current,
     ),
+    ...(backend.bearer === undefined ? {} : { http: { requireBearer: { token: backend.bearer } } }),
   };
 }
 
@@ -264,6 +271,7 @@ export async function startBackendSet(
       hooks: backends.map((b, i) => ({
         id: ids[i] as string,
         transport: at(i).entry,
+        ...(b.bearer === undefined ? {} : { authentication: { type: 'bearer', tokenEnv: TOKEN_ENV } }),
         subscriptions: b.subscriptions.map((s) => subscriptionDocument(s, at(i).upload?.url)),
       })),
     }),

@@ -192,6 +192,17 @@ export const FAMILY_RULES = {
     envelope,
     'An attachment reference on the wire is not the one a matching upload receipt confirmed',
   ),
+  'content.upload-auth': rule(
+    'AHP-CONTENT-002',
+    basis(
+      DOC.contentUpload,
+      'Configuration and destination',
+      'MUST',
+      'The sender resolves upload credentials independently: without upload.auth it uses OAuth discovery on the upload endpoint, never the event credentials.',
+    ),
+    envelope,
+    "An attachment upload carries the event delivery's credentials",
+  ),
   'composition.chain': rule(
     'AHP-COMP-001',
     basis(
