@@ -7,6 +7,7 @@ import { BEHAVIOUR_TRANSPORTS, type Action, type Behaviour, type Transport } fro
 import { PROTOCOL_VERSION } from '../protocol/wire-types.js';
 import type { DecodedFrame, FrameViolation } from './engine-inbound.js';
 import { decodeBytes } from './recording.js';
+import { sha256Hex } from '../protocol/content-upload.js';
 import {
   framed,
   malformedUtf8Parts,
@@ -22,6 +23,8 @@ export interface PlanContext extends ReplyContext {
   /** PRNG state; advanced by each `probability` draw. */
   prng: number;
   violations: FrameViolation[];
+  /** The frame's exact bytes and delivery number, for an upload receipt. */
+  received?: { bytes: Uint8Array; delivery: number };
 }
 
 /** Actions plus the behaviour actually carried out (sequence and probability choices made). */
@@ -41,8 +44,10 @@ export function planContext(
   attempt: number,
   prng: number,
   violations: FrameViolation[],
+  received?: { bytes: Uint8Array; delivery: number },
 ): PlanContext {
   return {
+    ...(received === undefined ? {} : { received }),
     transport,
     replyId: frame.kind === 'request' && frame.id !== undefined ? frame.id : null,
     protocolVersion: frame.protocolVersion ?? PROTOCOL_VERSION,
@@ -182,6 +187,8 @@ function planLeaf(b: Leaf, ctx: PlanContext, at: number): Action[] {
       return headAndBody(at, b.status ?? 307, { location: b.location });
     case 'http-unauthorized':
       return headAndBody(at, 401, { 'www-authenticate': b.challenge ?? DEFAULT_CHALLENGE });
+    case 'upload-receipt':
+      return uploadReceipt(b, ctx, at);
     case 'wrong-content-type':
       return headAndBody(
         at,
@@ -190,6 +197,26 @@ function planLeaf(b: Leaf, ctx: PlanContext, at: number): Action[] {
         framed(ctx, JSON.stringify(successMessage(ctx, b.effects ?? []))),
       );
   }
+}
+
+/**
+ * `201` with the JSON receipt of the bytes received: a ref the mock allocates (the delivery
+ * number and a digest prefix, so no sender can guess it from what it sent alone), their size and
+ * digest, each replaced by what the behaviour scripts.
+ */
+function uploadReceipt(
+  b: Extract<Behaviour, { kind: 'upload-receipt' }>,
+  ctx: PlanContext,
+  at: number,
+): Action[] {
+  const bytes = ctx.received?.bytes ?? new Uint8Array(0);
+  const digest = sha256Hex(bytes);
+  const receipt = {
+    ref: b.ref ?? `mock-upload-${ctx.received?.delivery ?? 0}-${digest.slice(0, 12)}`,
+    size: b.size ?? bytes.length,
+    sha256: b.sha256 ?? digest,
+  };
+  return headAndBody(at, b.status ?? 201, JSON_HEADERS, new TextEncoder().encode(JSON.stringify(receipt)));
 }
 
 /** The answer to a behaviour the transport cannot carry out (see the table in model.ts). */

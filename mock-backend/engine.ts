@@ -18,6 +18,7 @@ import type {
   Transport,
 } from './model.js';
 import { prngState } from './prng.js';
+import { uploadFramingProblems } from '../protocol/content-upload.js';
 import type { Recorded } from './recorded-delivery.js';
 import { recordAction } from './recording.js';
 
@@ -64,8 +65,10 @@ function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame
   const frame = decodeFrame(inbound.bytes, inbound.fault);
   const { attempts, attempt } = attemptOf(state.attempts, frame);
   // The decoded frame is this step's own: gates and planning add their findings to its list.
-  const violations: FrameViolation[] = frame.violations;
+  // An upload's body is octets, not a JSON-RPC frame: only its framing is judged (uploadGate).
+  const violations: FrameViolation[] = isUploadFrame(scenario, inbound) ? [] : frame.violations;
   const decision =
+    uploadGate(scenario, inbound, violations) ??
     httpGate(scenario, inbound, violations) ??
     decide(scenario, frame, state.fired, { attempt, delivery, inbound });
   // Rule counters are copied only when a rule fires: most frames of a long run fire none.
@@ -74,7 +77,10 @@ function stepFrame(scenario: Scenario, state: EngineState, inbound: InboundFrame
     fired = scenario.rules.map((_, i) => state.fired[i] ?? 0);
     fired[decision.rule] = (fired[decision.rule] ?? 0) + 1;
   }
-  const ctx = planContext(inbound.transport, frame, attempt, state.prng, violations);
+  const ctx = planContext(inbound.transport, frame, attempt, state.prng, violations, {
+    bytes: inbound.bytes,
+    delivery,
+  });
   const { actions } = planDelivery(decision.behaviour, ctx);
   return {
     actions,
@@ -115,6 +121,37 @@ function attemptOf(
 
 /** Shared by every delivery without violations (most of them), instead of an empty array each. */
 const NO_VIOLATIONS: readonly FrameViolation[] = Object.freeze([]);
+
+/** True for a frame an upload endpoint receives (scenario `upload`, over HTTP). */
+function isUploadFrame(scenario: Scenario, inbound: InboundFrame): boolean {
+  return scenario.upload !== undefined && inbound.transport !== 'stdio' && inbound.http !== undefined;
+}
+
+/**
+ * An upload endpoint's answer (scenario `upload`): the framing is checked first, and a request
+ * framed wrong is answered 400 as content-upload.md's status table says; no rule applies.
+ */
+function uploadGate(
+  scenario: Scenario,
+  inbound: InboundFrame,
+  violations: FrameViolation[],
+): Decision | undefined {
+  if (!isUploadFrame(scenario, inbound) || !scenario.upload || !inbound.http) return undefined;
+  const problems = uploadFramingProblems({
+    method: inbound.http.method,
+    headers: inbound.http.headers,
+    body: inbound.bytes,
+  });
+  if (problems.length === 0) return { behaviour: scenario.upload.answer, rule: null, planned: true };
+  for (const message of problems) violations.push({ code: 'upload-framing', message });
+  return { behaviour: UPLOAD_BAD_FRAMING, rule: null, planned: true };
+}
+
+const UPLOAD_BAD_FRAMING: Behaviour = Object.freeze({
+  kind: 'http-status',
+  status: 400,
+  body: { text: 'upload framing rejected\n' },
+});
 
 /** Scenario-level HTTP checks that answer before any rule: method, media type, bearer token. */
 function httpGate(

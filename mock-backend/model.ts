@@ -141,7 +141,13 @@ export type Behaviour =
   /** 401 with a `WWW-Authenticate` challenge (default `Bearer realm="ahp-mock"`). */
   | { kind: 'http-unauthorized'; challenge?: string }
   /** A well-formed reply body under a non-JSON media type (default `text/plain`). */
-  | (EffectsOption & { kind: 'wrong-content-type'; contentType?: string });
+  | (EffectsOption & { kind: 'wrong-content-type'; contentType?: string })
+  /**
+   * An upload endpoint's receipt: `201` with JSON `{ref, size, sha256}` of the bytes received
+   * (content-upload.md). Each member may be scripted to say something else (a wrong digest or
+   * size, a fixed ref) and `status` to answer another code with the same body.
+   */
+  | { kind: 'upload-receipt'; ref?: string; size?: number; sha256?: string; status?: number };
 
 export type BehaviourKind = Behaviour['kind'];
 
@@ -173,6 +179,7 @@ export const BEHAVIOUR_TRANSPORTS: Readonly<Record<BehaviourKind, readonly Trans
   'http-redirect': ['http', 'msw'],
   'http-unauthorized': ['http', 'msw'],
   'wrong-content-type': ['http', 'msw'],
+  'upload-receipt': ['http', 'msw'],
 };
 
 /** One rule: the first rule (in order) whose match holds and whose `times` is not used up decides. */
@@ -216,6 +223,12 @@ export interface Scenario {
   unparseable?: Behaviour;
   process?: ProcessSettings;
   http?: HttpSettings;
+  /**
+   * Makes the mock an upload endpoint (content-upload.md): every HTTP request is an upload, no
+   * rule is consulted, its framing is checked (a fault is recorded as an `upload-framing`
+   * violation and answered 400), and a well-framed one gets `answer`.
+   */
+  upload?: { answer: Behaviour };
 }
 
 /** HTTP request metadata of an inbound frame (header names lower-cased). */
@@ -353,6 +366,8 @@ export type ViolationCode =
   | 'auth-missing'
   | 'auth-wrong'
   | 'behaviour-not-applicable'
+  /** An upload (scenario `upload`) framed other than content-upload.md requires. */
+  | 'upload-framing'
   /** A safety net: the engine failed on a frame (a hand-built scenario that bypassed the parser). */
   | 'engine-error';
 

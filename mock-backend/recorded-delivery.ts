@@ -65,7 +65,13 @@ export function deliveryEntries(d: RecordedDelivery): RecordEntry[] {
   const frame = decodeFrame(d.bytes, d.fault);
   // Planned again as at step time: same behaviour, frame, attempt and PRNG state, so the same
   // actions and chosen behaviour; what planning reports is already among `violations`.
-  const plan = planDelivery(d.decided, planContext(transport, frame, d.attempt, d.prng, []));
+  const plan = planDelivery(
+    d.decided,
+    planContext(transport, frame, d.attempt, d.prng, [], {
+      bytes: d.bytes,
+      delivery: d.delivery,
+    }),
+  );
   const record: InboundRecord = {
     type: 'inbound',
     delivery,

@@ -98,6 +98,13 @@ export const behaviourSchema: z.ZodType = z.lazy(() =>
     }),
     z.strictObject({ kind: z.literal('http-unauthorized'), challenge: z.string().optional() }),
     z.strictObject({ kind: z.literal('wrong-content-type'), ...effects, contentType: z.string().optional() }),
+    z.strictObject({
+      kind: z.literal('upload-receipt'),
+      ref: z.string().optional(),
+      size: z.number().int().optional(),
+      sha256: z.string().optional(),
+      status: z.number().int().min(100).max(599).optional(),
+    }),
   ]),
 );
 
@@ -161,4 +168,5 @@ export const scenarioSchema = z.strictObject({
         .optional(),
     })
     .optional(),
+  upload: z.strictObject({ answer: behaviourSchema }).optional(),
 });

@@ -39,7 +39,7 @@ describe('parseScenarioValue', () => {
     const e = errorOf({ rules: [{ behaviour: { kind: 'respnd' } }] });
     expect(e.path).toBe('$.rules[0].behaviour.kind');
     expect(e.message).toMatch(
-      /^Scenario file bad\.json is invalid at \$\.rules\[0\]\.behaviour\.kind: expected "kind" to be one of "respond", "deny", .*"wrong-content-type", found "respnd"\.$/,
+      /^Scenario file bad\.json is invalid at \$\.rules\[0\]\.behaviour\.kind: expected "kind" to be one of "respond", "deny", .*"wrong-content-type", "upload-receipt", found "respnd"\.$/,
     );
   });
 

@@ -7,6 +7,7 @@ import {
   isObservationOnlyEvent,
   isReverseDns,
 } from './events.js';
+import type { UploadConfig } from './content-upload.js';
 import type { FailurePolicy } from './failure-classes.js';
 import { childPath, isJsonObject, type JsonObject, type JsonValue, type Violation } from './json.js';
 import { Findings } from './registration-findings.js';
@@ -66,6 +67,8 @@ export interface InterceptSubscription {
   content: ContentSelection;
   id?: string;
   includeNative?: boolean;
+  /** Where body-selected attachments are uploaded (content-upload.md). */
+  upload?: UploadConfig;
 }
 /** An observe subscription: never a policy or a deadline. */
 export interface ObserveSubscription {
@@ -74,6 +77,7 @@ export interface ObserveSubscription {
   content: ContentSelection;
   id?: string;
   includeNative?: boolean;
+  upload?: UploadConfig;
 }
 export type Subscription = InterceptSubscription | ObserveSubscription;
 
@@ -258,6 +262,7 @@ function normalizeSubscription(s: JsonObject): Subscription {
     content: s.content as ContentSelection,
     ...(typeof s.id === 'string' ? { id: s.id } : {}),
     ...(typeof s.includeNative === 'boolean' ? { includeNative: s.includeNative } : {}),
+    ...(isJsonObject(s.upload) ? { upload: s.upload as unknown as UploadConfig } : {}),
   };
   if (s.mode === 'intercept') {
     return {

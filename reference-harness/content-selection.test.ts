@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { validateEvent } from '../protocol/event-validation.js';
 import type { JsonObject } from '../protocol/json.js';
 import { contentView, NO_UPLOAD_GAP, partCategory, selectedView } from './content-selection.js';
+import { keepPreparedBody } from './prepared-bodies.js';
 
 const SECRET = 'the build password is hunter2';
 
@@ -82,6 +83,30 @@ describe('content selection per subscription', () => {
       gap: { reason: NO_UPLOAD_GAP },
     });
     expect(validateEvent(view)).toEqual([]);
+  });
+
+  it("carries only the reference an upload to this subscription confirmed, else that upload's gap", () => {
+    const event = turnStart();
+    const attachment = partsOf(event)[1] as JsonObject;
+    const confirmed = { content: { default: 'body' as const } };
+    const failed = { content: { default: 'body' as const } };
+    const metadata = { content: { default: 'metadata' as const } };
+    keepPreparedBody(attachment, confirmed, { ref: 'receipt-ref-1' });
+    keepPreparedBody(attachment, failed, { gap: 'upload-timeout' });
+    keepPreparedBody(attachment, metadata, { ref: 'never-shown' });
+    expect(partsOf(contentView(event, confirmed))[1]).toEqual({
+      id: 'm1-b',
+      kind: 'attachment',
+      mediaType: 'image/png',
+      selection: 'body',
+      body: { ref: 'receipt-ref-1' },
+    });
+    expect(partsOf(contentView(event, failed))[1]).toMatchObject({ gap: { reason: 'upload-timeout' } });
+    expect(partsOf(contentView(event, failed))[1]).not.toHaveProperty('body');
+    expect(partsOf(contentView(event, metadata))[1]).not.toHaveProperty('body');
+    // Another subscription, or a copy of the part, has no upload of its own: a gap.
+    expect(partsOf(contentView(turnStart(), confirmed))[1]).toMatchObject({ gap: { reason: NO_UPLOAD_GAP } });
+    expect(validateEvent(contentView(event, confirmed))).toEqual([]);
   });
 
   it('gives metadata and omit views the descriptor and the view name, never text or body', () => {

@@ -10,11 +10,15 @@
  * failed tool.after). A `native` key anywhere else (a tool's input, say) is the host's data, not
  * this slot, and is left as it is.
  *
- * This harness uploads nothing: a body-selected attachment becomes a body view with a `gap`
- * (an explicit content gap, never a reference made up or one that belongs to another receiver).
+ * A body-selected attachment carries `body: {ref}` only with the reference its upload to this
+ * subscription confirmed (attachment-uploads.ts); else it is a body view with a `gap`: the
+ * failed upload's reason, or `upload-unavailable` when nothing was uploaded (no `upload`
+ * configured, or no bytes the host owns). A reference the host handed in is never passed on: it
+ * was not confirmed to this receiver.
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../protocol/json.js';
 import type { ContentSelection } from '../protocol/registration.js';
+import { preparedBody } from './prepared-bodies.js';
 
 type View = 'body' | 'metadata' | 'omit';
 
@@ -24,7 +28,7 @@ export interface ContentSubscription {
   includeNative?: boolean;
 }
 
-/** The gap reason of a body-selected attachment: this harness has no upload binding. */
+/** The gap reason of a body-selected attachment nothing was uploaded for. */
 export const NO_UPLOAD_GAP = 'upload-unavailable';
 /** The gap reason of a body-selected text part the host handed in without its text. */
 export const NO_TEXT_GAP = 'unavailable';
@@ -54,8 +58,12 @@ export function selectedView(content: ContentSelection, category: string): View 
 }
 
 /** Builds one subscription's view of one part; `withheld` is set when anything is held back. */
-function partView(part: JsonObject, content: ContentSelection, withheld: { any: boolean }): JsonObject {
-  const view = selectedView(content, partCategory(part));
+function partView(
+  part: JsonObject,
+  subscription: ContentSubscription,
+  withheld: { any: boolean },
+): JsonObject {
+  const view = selectedView(subscription.content, partCategory(part));
   const out: JsonObject = {};
   for (const key of DESCRIPTOR_KEYS) if (key in part) out[key] = part[key] as JsonValue;
   out.selection = view;
@@ -67,27 +75,41 @@ function partView(part: JsonObject, content: ContentSelection, withheld: { any: 
     out.text = part.text;
     return out;
   }
+  // An attachment's body is only ever the reference its upload to this subscription confirmed.
+  const body = part.kind === 'attachment' ? preparedBody(part, subscription) : undefined;
+  if (body !== undefined && 'ref' in body) {
+    out.body = { ref: body.ref };
+    return out;
+  }
   withheld.any = true;
+  if (body !== undefined) {
+    out.gap = { reason: body.gap };
+    return out;
+  }
   out.gap = isJsonObject(part.gap)
     ? part.gap
     : { reason: part.kind === 'text' ? NO_TEXT_GAP : NO_UPLOAD_GAP };
   return out;
 }
 
-function messageView(message: JsonObject, content: ContentSelection, withheld: { any: boolean }): JsonObject {
+function messageView(
+  message: JsonObject,
+  subscription: ContentSubscription,
+  withheld: { any: boolean },
+): JsonObject {
   const parts = Array.isArray(message.parts) ? message.parts : [];
   return {
     ...message,
-    parts: parts.map((p) => (isJsonObject(p) ? partView(p, content, withheld) : p)),
+    parts: parts.map((p) => (isJsonObject(p) ? partView(p, subscription, withheld) : p)),
   };
 }
 
 /** `items` hold messages (with parts) or bare parts. */
-function itemView(item: JsonValue, content: ContentSelection, withheld: { any: boolean }): JsonValue {
+function itemView(item: JsonValue, subscription: ContentSubscription, withheld: { any: boolean }): JsonValue {
   if (!isJsonObject(item)) return item;
   return 'parts' in item || 'role' in item
-    ? messageView(item, content, withheld)
-    : partView(item, content, withheld);
+    ? messageView(item, subscription, withheld)
+    : partView(item, subscription, withheld);
 }
 
 /** True when the event carries `native` at a place the schemas define one. */
@@ -117,19 +139,18 @@ function hasContentSlots(event: JsonObject): boolean {
 export function contentView<E extends object>(event: E, subscription: ContentSubscription): E {
   const source = event as unknown as JsonObject;
   if (!hasContentSlots(source)) return event;
-  const { content } = subscription;
   const withheld = { any: false };
   const out: JsonObject = { ...source };
-  if (Array.isArray(source.items)) out.items = source.items.map((i) => itemView(i, content, withheld));
+  if (Array.isArray(source.items)) out.items = source.items.map((i) => itemView(i, subscription, withheld));
   // A summary is a list of parts; a single part is projected the same way.
   if (Array.isArray(source.summary)) {
-    out.summary = source.summary.map((p) => (isJsonObject(p) ? partView(p, content, withheld) : p));
-  } else if (isJsonObject(source.summary)) out.summary = partView(source.summary, content, withheld);
+    out.summary = source.summary.map((p) => (isJsonObject(p) ? partView(p, subscription, withheld) : p));
+  } else if (isJsonObject(source.summary)) out.summary = partView(source.summary, subscription, withheld);
   const message = source.message;
   if (isJsonObject(message) && Array.isArray(message.messages)) {
     out.message = {
       ...message,
-      messages: message.messages.map((m) => (isJsonObject(m) ? messageView(m, content, withheld) : m)),
+      messages: message.messages.map((m) => (isJsonObject(m) ? messageView(m, subscription, withheld) : m)),
     };
   }
   if (subscription.includeNative !== true || withheld.any) dropNative(out);

@@ -28,6 +28,8 @@ import { resolveOptions, type HarnessOptions, type ResolvedOptions } from './opt
 import { interruptedReason } from './synthetic-denial.js';
 import type { HarnessEvent, Permission } from './staging.js';
 import { TranscriptRecorder, type TranscriptEntry } from './transcript.js';
+import { prepareUploads, type ConfirmedUpload, type OwnedAttachments } from './attachment-uploads.js';
+import type { JsonObject } from '../protocol/json.js';
 import type { BackendTransport, TokenProvider } from './transport.js';
 import { buildInterceptedEvent, type EventInput } from './typed-event.js';
 
@@ -38,6 +40,11 @@ export interface InvokeOptions {
   budgetMs?: number;
   /** What the host's own permission rules say before AHP is asked (default `allow`). */
   hostPermission?: HostPermission;
+  /**
+   * The bytes the host owns for the event's attachment parts, by part id: uploaded before the
+   * chain to each subscription that configures `upload` and selects their body.
+   */
+  attachments?: OwnedAttachments;
 }
 
 /** The settled outcome of one hook call, for a `tool.before` or (`E`) any other event. */
@@ -71,6 +78,8 @@ export interface InvokeResult<E extends HarnessEvent = ToolBeforeEvent> {
   effectiveEvent: E;
   audit: AuditRecord[];
   transcript: TranscriptEntry[];
+  /** The uploads a receipt confirmed, when the call was handed attachment bytes. */
+  uploads?: ConfirmedUpload[];
 }
 
 /** A reference AHP harness bound to one registration. */
@@ -153,7 +162,7 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
   return {
     async invoke(input: InvokeInput | EventInput, invokeOptions: InvokeOptions = {}): Promise<never> {
       if (closing) throw new HarnessClosedError();
-      const { budgetMs, signal, hostPermission = 'allow' } = invokeOptions;
+      const { budgetMs, signal, hostPermission = 'allow', attachments } = invokeOptions;
       if (
         budgetMs !== undefined &&
         !(typeof budgetMs === 'number' && Number.isFinite(budgetMs) && budgetMs >= 0)
@@ -201,6 +210,15 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
           retryBackoffMs: resolved.retryBackoffMs,
         };
         const plan = planFor(event.type);
+        // Every selected upload ends before any delivery of the event is published.
+        const uploads =
+          attachments === undefined || attachments.size === 0
+            ? undefined
+            : await prepareUploads(event as unknown as JsonObject, plan, attachments, {
+                signal: call.signal,
+                env: resolved.env,
+                tokenProviders: resolved.tokenProviders,
+              });
         const settlement = await runChain(
           plan.intercepts,
           { event, permission: 'none', messages: [] },
@@ -221,7 +239,9 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
                 )
               : await deliverObservations(targets, settlement.state.event, resolved.observerBoundMs, deps);
         // The overloads name the event type; the result carries whichever event was raised.
-        return callResult(event, settlement, observed, transcript.entries, call, hostPermission) as never;
+        const result = callResult(event, settlement, observed, transcript.entries, call, hostPermission);
+        if (uploads !== undefined) result.uploads = uploads;
+        return result as never;
       } finally {
         call.dispose();
         if (--active === 0) drained?.();

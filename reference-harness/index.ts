@@ -32,6 +32,7 @@ export type { AuditOutcome, AuditRecord } from './audit.js';
 export type { TranscriptEntry } from './transcript.js';
 export type { Ending } from './interruption.js';
 export type { Permission } from './staging.js';
+export type { ConfirmedUpload, OwnedAttachments } from './attachment-uploads.js';
 export {
   HarnessClosedError,
   HarnessConfigError,

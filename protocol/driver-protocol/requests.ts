@@ -1,4 +1,4 @@
-// What the suite sends with each method (docs/driver-protocol.md, Methods and v1.1 additions).
+// What the suite sends with each method (docs/driver-protocol.md, Methods, v1.1 and v1.2 additions).
 import { z } from 'zod';
 import { isInterceptableEvent } from '../events.js';
 import { amount, count, expecting, nonEmptyText, oneOf, openRecord, record, text } from './fields.js';
@@ -68,6 +68,27 @@ export const invokeParamsEnvelopeSchema = record({
   }),
   ...invokeOptions,
 });
+
+/**
+ * v1.2, only with `features.uploads`: the member of a handed-in attachment part that carries the
+ * bytes the host owns for it, base64 (RFC 4648, padded). It is test storage only: the driver
+ * decodes it once and hands its harness the bytes, which count, hash and upload those octets.
+ * Such a part has no `body`: the host has no reference for it until an upload confirms one.
+ */
+export const BODY_BASE64 = 'bodyBase64';
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** A handed-in attachment part with its bytes (v1.2). */
+export const attachmentWithBytesSchema = openRecord({
+  id: nonEmptyText('must be a non-empty string'),
+  kind: z.literal('attachment', expecting('must be "attachment"')),
+  [BODY_BASE64]: text('must be a base64 string').refine(
+    (value) => BASE64.test(value),
+    'must be padded base64 (RFC 4648)',
+  ),
+});
+export type AttachmentWithBytes = z.infer<typeof attachmentWithBytesSchema>;
 
 /** `close` params: absent or an object. */
 export const closeParamsSchema = record({}).optional();

@@ -82,6 +82,14 @@ export const auditEntrySchema = record({
   durationMs: amount().exactOptional(),
 });
 
+/** One upload a receipt confirmed (v1.2, with `features.uploads`): whose, of which part, its ref. */
+export const confirmedUploadSchema = record({
+  backendId: nonEmptyText(),
+  subscriptionIndex: count().exactOptional(),
+  partId: nonEmptyText(),
+  ref: nonEmptyText(),
+});
+
 /** `invoke` result: the settled decision and what each subscription did. */
 export const invokeResultSchema = record({
   decision: oneOf(['continue', 'deny']),
@@ -97,6 +105,8 @@ export const invokeResultSchema = record({
   permission: oneOf(HOST_PERMISSIONS).exactOptional(),
   /** v1.1: the type of the event the harness raised. */
   eventType: nonEmptyText().exactOptional(),
+  /** v1.2, with `features.uploads`: every upload of the call a receipt confirmed. */
+  uploads: list(confirmedUploadSchema).exactOptional(),
   audit: list(auditEntrySchema),
 });
 
@@ -108,4 +118,5 @@ export type InitializeResult = z.infer<typeof initializeResultSchema>;
 export type ConfigureResult = z.infer<typeof configureResultSchema>;
 export type DriverAuditEntry = z.infer<typeof auditEntrySchema>;
 export type InvokeResult = z.infer<typeof invokeResultSchema>;
+export type DriverConfirmedUpload = z.infer<typeof confirmedUploadSchema>;
 export type CloseResult = z.infer<typeof closeResultSchema>;

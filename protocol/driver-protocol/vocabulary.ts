@@ -25,7 +25,7 @@ export const DRIVER_BINDINGS = ['stdio', 'http'] as const;
 export type DriverBinding = (typeof DRIVER_BINDINGS)[number];
 
 /**
- * Feature flags with a meaning in v1 and v1.1. A flag that is absent counts as false; unknown keys
+ * Feature flags with a meaning in v1, v1.1 and v1.2. A flag that is absent counts as false; unknown keys
  * are allowed so drivers can announce more without breaking older suites.
  */
 export const KNOWN_FEATURES = [
@@ -42,6 +42,8 @@ export const KNOWN_FEATURES = [
   // v1.1: `invoke` results carry `executed`; `invoke` accepts `hostPermission`, results carry `permission`.
   'execution',
   'hostPermission',
+  // v1.2: `invoke` hands in attachment bytes (`bodyBase64`); results carry `uploads`.
+  'uploads',
 ] as const;
 export type KnownFeature = (typeof KNOWN_FEATURES)[number];
 

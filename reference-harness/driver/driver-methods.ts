@@ -33,6 +33,8 @@ export const REFERENCE_FEATURES = {
   events: [...INTERCEPTABLE_EVENTS],
   execution: true,
   hostPermission: true,
+  // v1.2: attachment bytes are uploaded to subscriptions that configure upload.
+  uploads: true,
 } as const;
 
 /**
@@ -126,7 +128,7 @@ export class DriverMethods {
   /** `invoke`: raises one event, with an optional budget, a timed cancellation and a host permission. */
   async invoke(params: unknown): Promise<DriverInvokeResult> {
     this.requireInitialized();
-    const { input, budgetMs, cancelAfterMs, hostPermission } = parseInvoke(params);
+    const { input, budgetMs, cancelAfterMs, hostPermission, attachments } = parseInvoke(params);
     const harness = this.harness;
     if (!harness) {
       throw new DriverMethodError(
@@ -148,6 +150,7 @@ export class DriverMethods {
         ...(budgetMs === undefined ? {} : { budgetMs }),
         ...(hostPermission === undefined ? {} : { hostPermission }),
         ...(cancelAfterMs === undefined ? {} : { signal: cancel.signal }),
+        ...(attachments === undefined ? {} : { attachments }),
       };
       // Narrowed for invoke's overloads (a tool.before input, or any other event).
       const result =

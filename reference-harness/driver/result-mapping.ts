@@ -46,6 +46,7 @@ export function toDriverInvokeResult(result: InvokeResult<HarnessEvent>): Driver
     eventType: result.event.type,
     executed: result.executed,
     permission: result.finalPermission,
+    ...(result.uploads === undefined ? {} : { uploads: result.uploads }),
     audit: result.audit.map(toDriverAuditEntry),
   };
 }

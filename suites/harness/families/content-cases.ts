@@ -17,24 +17,24 @@
  * on a backend (a mock) of its own (kit/backend-set.ts). Uploads: with an upload endpoint
  * configured (a mock of the backend's, which never confirms an upload), text stays inline and is never
  * uploaded, metadata selection uploads nothing, and no attachment gets a reference no receipt
- * confirmed. A confirmed upload (framing, receipt, the returned ref in the event) is not checked.
+ * confirmed. The upload path itself (framing, receipts, the returned ref in the event, each
+ * failure) is content-upload-cases.ts'.
  */
 import { randomBytes } from 'node:crypto';
-import type { InterceptableEvent } from '../../../protocol/events.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json.js';
-import type { CaseContext } from '../../common/case.js';
+import { isJsonObject, type JsonObject } from '../../../protocol/json.js';
 import { CaseFailure, type Finding } from '../../common/finding.js';
 import { announcedEvents } from '../../driver/index.js';
-import { startBackendSet, type SetBackend } from '../kit/backend-set.js';
 import { driverCase } from '../kit/define.js';
-import { configureHarness } from '../kit/lane-driver.js';
-import { samplePayload } from '../kit/event-payloads.js';
-import { refusedValidRegistration } from '../kit/run-case.js';
 import { finding, prefixed, type RuleKey } from '../kit/rules.js';
-import type { FixtureState, HarnessFixture } from '../kit/fixture.js';
-import { stepIds } from '../kit/run-step.js';
-import { CaseSteps, issuedBySuite } from '../kit/step-identity.js';
-import { utf8Text } from '../kit/wire-records.js';
+import type { HarnessFixture } from '../kit/fixture.js';
+import {
+  raiseWithContent,
+  SELECTION_EVENTS,
+  withAttachmentBytes,
+  type ContentSubscriptionSpec,
+  type Received,
+} from './content-raise.js';
+import { declareUploadCases } from './content-upload-cases.js';
 import {
   contentViolations,
   leakProblems,
@@ -42,7 +42,6 @@ import {
   partListProblems,
   unconfirmedRefProblems,
   uploadProblems,
-  type View,
 } from './content-checks.js';
 import {
   NATIVE_PATHS,
@@ -58,134 +57,10 @@ import {
   contentFor,
   givenConversation,
   marker,
-  placeContent,
   summaryParts,
   wireSlot,
   type GivenMessage,
-  type GivenPart,
 } from './content-samples.js';
-
-/** One subscription of a content case, on a backend of its own. */
-interface ContentSubscriptionSpec {
-  label: string;
-  mode: 'intercept' | 'observe';
-  content: JsonObject;
-  /** The view this subscription must give each part. */
-  viewOf(part: GivenPart): View;
-  /** Configure `upload` with an endpoint (a mock of the backend's), which never confirms one. */
-  upload?: boolean;
-  /** Set `includeNative`: the subscription asks for opaque native data. */
-  includeNative?: boolean;
-}
-
-/** One frame a subscription received for the call: its text and its event. */
-interface ReceivedFrame {
-  text: string;
-  event: JsonValue;
-}
-
-/** What the mock received for one call: each subscription's frames, and each upload POST by label. */
-interface Received {
-  frames: Map<string, ReceivedFrame[]>;
-  uploads: Map<string, string[]>;
-}
-
-/** Bounds of a configured upload: short, since the mock answers at once and never confirms. */
-const UPLOAD_LIMITS = { timeoutMs: 2000, maxBytes: 1_000_000 };
-
-/** The backends: one per subscription, every intercept answered with no effect. */
-function contentBackends(
-  type: string,
-  specs: readonly ContentSubscriptionSpec[],
-  timeoutMs: number,
-): SetBackend[] {
-  return specs.map((spec) => {
-    const options = {
-      events: [type],
-      content: spec.content,
-      ...(spec.upload ? { upload: UPLOAD_LIMITS } : {}),
-      ...(spec.includeNative ? { includeNative: true } : {}),
-    };
-    return {
-      id: `dev.ahp-conformance.content-${spec.label}`,
-      subscriptions: [
-        spec.mode === 'intercept'
-          ? { mode: 'intercept', policy: 'fail-open', timeoutMs, ...options }
-          : { mode: 'observe', ...options },
-      ],
-      replies: [],
-    };
-  });
-}
-
-/**
- * Configures the subscriptions, raises one `type` event carrying `messages` (and whatever `extra`
- * adds to its payload), and returns the frames each subscription received for it (every backend
- * answers an intercept with no effect).
- */
-async function raiseWithContent(
-  ctx: CaseContext,
-  state: FixtureState,
-  type: string,
-  specs: readonly ContentSubscriptionSpec[],
-  messages: readonly GivenMessage[],
-  extra: (payload: JsonObject) => void = () => undefined,
-): Promise<Received> {
-  const n = ++state.counter;
-  const payload = samplePayload(type as InterceptableEvent);
-  if (isJsonObject(payload.call)) payload.call = { id: `call-${state.prefix}-${n}` };
-  placeContent(type, payload, messages);
-  extra(payload);
-  const event = { type, id: `evt-${state.prefix}-${n}`, session: { id: `sess-${state.prefix}` }, ...payload };
-  const steps = new CaseSteps([stepIds(event)], issuedBySuite(state.prefix));
-  const set = await startBackendSet(
-    'http',
-    contentBackends(type, specs, state.margins.answerDeadlineMs),
-    steps,
-  );
-  // This case configures the harness itself: the next data case must not take it for its own.
-  state.configured = undefined;
-  try {
-    const registration = set.registration();
-    const configured = await configureHarness(state, { registration }, ctx);
-    ctx.evidence({ registration, configure: configured as unknown as JsonValue });
-    if (!configured.accepted) throw new CaseFailure([refusedValidRegistration(configured.issues)]);
-    set.begin(0);
-    const result = await state.client.invoke({ event });
-    steps.addId(0, result.eventId);
-    ctx.evidence({ invoke: { event, result: result as unknown as JsonValue } });
-    const methodOf = (spec: ContentSubscriptionSpec) =>
-      spec.mode === 'intercept' ? 'hooks/intercept' : 'hooks/observe';
-    await Promise.all(
-      specs.map((spec, i) => set.waitFor(i, 0, methodOf(spec), 1, state.margins.deliveryWaitMs)),
-    );
-    const received = new Map<string, ReceivedFrame[]>();
-    const uploads = new Map<string, string[]>();
-    specs.forEach((spec, i) => {
-      const call = set.callAt(i, 0);
-      const frames = spec.mode === 'intercept' ? call.requests : call.notifications;
-      uploads.set(spec.label, set.uploads(i));
-      received.set(
-        spec.label,
-        frames.map(({ frame }) => {
-          const text = utf8Text(frame.bytes);
-          let parsed: JsonValue = null;
-          try {
-            parsed = JSON.parse(text) as JsonValue;
-          } catch {
-            // judged below as a frame without an event
-          }
-          const params = isJsonObject(parsed) && isJsonObject(parsed.params) ? parsed.params : {};
-          return { text, event: params.event ?? null };
-        }),
-      );
-    });
-    ctx.evidence({ uploads: Object.fromEntries(uploads) });
-    return { frames: received, uploads };
-  } finally {
-    await set.close();
-  }
-}
 
 /** How the frames of a case are judged: the IDs its validation findings name, and its own rule. */
 interface JudgeOptions {
@@ -220,7 +95,12 @@ function judgeFrames(
     const who = subscriptionName(spec);
     const uploaded = spec.upload
       ? prefixed(
-          uploadProblems(received.uploads.get(spec.label) ?? [], nonce, parts, spec.viewOf),
+          uploadProblems(
+            (received.uploads.get(spec.label) ?? []).map((post) => Buffer.from(post.body).toString('utf8')),
+            nonce,
+            parts,
+            spec.viewOf,
+          ),
           `${who}: `,
         )
       : [];
@@ -288,17 +168,6 @@ const FULL_CONTENT_SPECS: readonly ContentSubscriptionSpec[] = [
   { label: 'body-observer', mode: 'observe', content: { default: 'body' }, viewOf: () => 'body' },
 ];
 
-/** Events the selection cases may raise, best first: each carries a whole conversation in `items`. */
-const SELECTION_EVENTS = [
-  'turn.start',
-  'model.request.before',
-  'model.response.after',
-  'context.compact.before',
-  'turn.finish.before',
-  'tool.after',
-  'session.start',
-];
-
 /** The views of one event through three subscriptions: body, metadata (intercept), omit (observe). */
 const VIEW_SPECS: readonly ContentSubscriptionSpec[] = [
   ALL_BODY,
@@ -322,9 +191,10 @@ const CATEGORY_SPEC: ContentSubscriptionSpec = {
 };
 
 /**
- * Subscriptions with an upload endpoint on the mock, which answers every upload without the 201
- * receipt that confirms one: the body subscription's text stays inline and its image gets no
- * ready reference; the metadata subscription causes no upload.
+ * Subscriptions with an upload endpoint on the mock, which answers every upload with a receipt
+ * under 200, not the 201 that confirms one: the body subscription's text stays inline and its
+ * image (bytes to upload, when the driver announces features.uploads) gets no ready reference;
+ * the metadata subscription causes no upload.
  */
 const UPLOAD_SPECS: readonly ContentSubscriptionSpec[] = [
   {
@@ -436,7 +306,7 @@ export function declareContentCases(fixture: HarnessFixture): void {
       },
     );
   }
-  const selectionCase = (name: string, specs: readonly ContentSubscriptionSpec[]) =>
+  const selectionCase = (name: string, specs: readonly ContentSubscriptionSpec[], bytes = false) =>
     driverCase(
       fixture,
       { name, requirements: ['AHP-CONTENT-002'], transports: ['http'] },
@@ -452,7 +322,12 @@ export function declareContentCases(fixture: HarnessFixture): void {
         ctx.evidence({ event: type });
         const nonce = randomBytes(6).toString('hex');
         // Plain text only: structured text is AHP-CONTENT-001's.
-        const messages = givenConversation(nonce, { structured: false });
+        const conversation = givenConversation(nonce, { structured: false });
+        // With features.uploads (driver protocol v1.2) the attachment comes as bytes to upload.
+        const messages =
+          bytes && state.info.features.uploads === true
+            ? withAttachmentBytes(conversation, randomBytes(32))
+            : conversation;
         const received = await raiseWithContent(ctx, state, type, specs, messages);
         const problems = judgeFrames(type, specs, received, messages, nonce, {
           ids: ['AHP-CONTENT-002'],
@@ -472,6 +347,8 @@ export function declareContentCases(fixture: HarnessFixture): void {
   selectionCase(
     'AHP-CONTENT-002/upload:unconfirmed/text-never-uploaded-no-upload-for-metadata-no-unconfirmed-reference',
     UPLOAD_SPECS,
+    true,
   );
   declareNativeCases(fixture);
+  declareUploadCases(fixture);
 }

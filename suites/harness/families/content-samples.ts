@@ -4,6 +4,7 @@
  * check can tell which text reached the wire, and find one anywhere in a frame (a copy in `native`,
  * an extension, a tool input). Pure.
  */
+import { BODY_BASE64 } from '../../../protocol/driver-protocol/index.js';
 import type { JsonObject, JsonValue } from '../../../protocol/json.js';
 
 /** A canonical part as handed in: the full (body) content the host has. */
@@ -16,6 +17,11 @@ export interface GivenPart {
   text?: string;
   /** The host's reference of an attachment. */
   ref?: string;
+  /**
+   * The bytes the host owns for an attachment, handed in as `bodyBase64` (driver protocol v1.2)
+   * instead of a reference.
+   */
+  bytes?: Uint8Array;
   /** True for structured data the application serialized into the text. */
   structured?: boolean;
 }
@@ -93,6 +99,7 @@ export function partJson(part: GivenPart): JsonObject {
   if (part.category !== undefined) out.category = part.category;
   if (part.text !== undefined) out.text = part.text;
   if (part.ref !== undefined) out.body = { ref: part.ref };
+  if (part.bytes !== undefined) out[BODY_BASE64] = Buffer.from(part.bytes).toString('base64');
   return out;
 }
 

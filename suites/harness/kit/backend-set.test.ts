@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { validateRegistration } from '../../../protocol/registration.js';
-import { setBackendId, startBackendSet } from './backend-set.js';
+import { setBackendId, startBackendSet, UPLOAD_TARGET } from './backend-set.js';
 import { CaseSteps } from './step-identity.js';
 
 function intercept(callId: string, eventId = `evt-${callId}`): string {
@@ -142,8 +143,22 @@ describe('startBackendSet', () => {
       // The upload endpoint is a mock of its own: neither backend's transport.
       const endpoint = subscription.upload.endpoint;
       expect([uploading?.transport.url, plain?.transport.url]).not.toContain(endpoint);
+      expect(new URL(endpoint).pathname + new URL(endpoint).search).toBe(UPLOAD_TARGET);
+      // Badly framed (text/plain, no digest): refused with 400, the faults recorded.
       await fetch(endpoint, { method: 'POST', body: 'uploaded bytes' });
-      expect(set.uploads(0)).toEqual(['uploaded bytes']);
+      const bytes = new Uint8Array([0, 255, 7]);
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      const framed = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream', 'ahp-content-sha256': sha256 },
+        body: bytes,
+      });
+      // The default answer is a receipt that does not confirm: not 201.
+      expect(framed.status).toBe(200);
+      const [bad, good] = set.uploads(0);
+      expect(bad).toMatchObject({ status: 400, size: 14, path: UPLOAD_TARGET });
+      expect(bad?.framing.length).toBeGreaterThan(0);
+      expect(good).toMatchObject({ status: 200, size: 3, sha256, framing: [], receipt: { size: 3, sha256 } });
       expect(set.uploads(1)).toEqual([]);
       expect(set.callAt(0, 0)).toEqual({ requests: [], notifications: [] });
     } finally {

@@ -6,8 +6,9 @@
  * scripted, the frames attributed to steps by kit/step-identity.ts (whatever identity fields they
  * fill in), and what it received is read back with arrival and reply times on the wall clock,
  * which is one clock across the processes of a machine. A backend whose subscriptions upload
- * content gets an HTTP mock of its own as upload endpoint, so everything that mock receives is an
- * upload of that backend's.
+ * content gets an HTTP mock of its own as upload endpoint (scenario `upload`: it checks each
+ * POST's framing and answers as the backend's `uploadAnswer` scripts), so everything that mock
+ * receives is an upload of that backend's.
  */
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { JsonObject } from '../../../protocol/json.js';
@@ -22,10 +23,12 @@ import {
   type RecordEntry,
   type Scenario,
 } from '../../../mock-backend/index.js';
+import { TOKEN_ENV } from './registration.js';
 import { identifiedRules, type StepReply } from './scenario.js';
 import type { CaseSteps } from './step-identity.js';
 import type { HarnessTransport } from './timing.js';
-import { decodeFrames, utf8Text, type WireFrame } from './wire-records.js';
+import { uploadPosts, type UploadPost } from './upload-records.js';
+import { decodeFrames, type WireFrame } from './wire-records.js';
 
 /** Bounds of a subscription's `upload`; its endpoint is the backend's upload mock. */
 export interface SetUploadLimits {
@@ -51,7 +54,26 @@ export interface SetBackend {
   subscriptions: SetSubscription[];
   /** What the backend does with the intercept requests of each step, by step index (absent: `[]`). */
   replies: readonly (Behaviour | undefined)[];
+  /**
+   * What its upload endpoint answers each well-framed upload (default: a receipt under 200, which
+   * does not confirm); a badly framed one gets 400 whatever this says.
+   */
+  uploadAnswer?: Behaviour;
+  /**
+   * The backend's event deliveries require `Authorization: Bearer <token>`, registered as bearer
+   * authentication from the driver's TOKEN_ENV (its upload endpoint requires nothing).
+   */
+  bearer?: string;
 }
+
+/** The upload mock's default answer: the receipt of the bytes, under a status that is not 201. */
+export const UNCONFIRMING_UPLOAD_ANSWER: Behaviour = { kind: 'upload-receipt', status: 200 };
+
+/**
+ * The path and query of every upload endpoint: the sender must POST to exactly this, keeping both
+ * (content-upload.md, Configuration and destination).
+ */
+export const UPLOAD_TARGET = '/ahp-uploads/in?scope=conformance';
 
 /** What one backend received for one call, with the times the verdicts rest on. */
 export interface BackendCall {
@@ -94,8 +116,8 @@ export interface BackendSet {
     timeoutMs: number,
     quietMs?: number,
   ): Promise<void>;
-  /** The text of each request backend `index`'s upload endpoint received, in arrival order. */
-  uploads(index: number): string[];
+  /** Each request backend `index`'s upload endpoint received, in arrival order. */
+  uploads(index: number): UploadPost[];
   close(): Promise<void>;
 }
 
@@ -116,6 +138,7 @@ function backendScenario(backend: SetBackend, steps: CaseSteps, current: number)
       replies,
       current,
     ),
+    ...(backend.bearer === undefined ? {} : { http: { requireBearer: { token: backend.bearer } } }),
   };
 }
 
@@ -130,7 +153,7 @@ function subscriptionDocument(subscription: SetSubscription, uploadUrl: string |
     document.failurePolicy = subscription.policy;
   }
   if (subscription.upload && uploadUrl !== undefined) {
-    document.upload = { endpoint: uploadUrl, ...subscription.upload };
+    document.upload = { endpoint: new URL(UPLOAD_TARGET, uploadUrl).href, ...subscription.upload };
   }
   return document;
 }
@@ -162,12 +185,16 @@ async function startOne(
 async function startBackend(
   transport: HarnessTransport,
   scenario: Scenario,
-  uploads: boolean,
+  uploadAnswer: Behaviour | undefined,
 ): Promise<Started> {
   const started = await startOne(transport, scenario);
-  if (!uploads) return started;
+  if (uploadAnswer === undefined) return started;
   try {
-    return { ...started, upload: await startHttpMock({ scenario: { rules: [] }, control: false }) };
+    const upload = await startHttpMock({
+      scenario: { rules: [], upload: { answer: uploadAnswer } },
+      control: false,
+    });
+    return { ...started, upload };
   } catch (error) {
     await started.mock.close();
     throw error;
@@ -212,7 +239,9 @@ export async function startBackendSet(
       startBackend(
         transport,
         backendScenario(b, steps, 0),
-        b.subscriptions.some((s) => s.upload !== undefined),
+        b.subscriptions.some((s) => s.upload !== undefined)
+          ? (b.uploadAnswer ?? UNCONFIRMING_UPLOAD_ANSWER)
+          : undefined,
       ),
     ),
   );
@@ -242,6 +271,7 @@ export async function startBackendSet(
       hooks: backends.map((b, i) => ({
         id: ids[i] as string,
         transport: at(i).entry,
+        ...(b.bearer === undefined ? {} : { authentication: { type: 'bearer', tokenEnv: TOKEN_ENV } }),
         subscriptions: b.subscriptions.map((s) => subscriptionDocument(s, at(i).upload?.url)),
       })),
     }),
@@ -278,8 +308,7 @@ export async function startBackendSet(
       );
     },
     uploads(index) {
-      const received = at(index).upload?.recordings({ type: 'inbound' }) ?? [];
-      return received.flatMap((r) => (r.type === 'inbound' ? [utf8Text(r.bytes)] : []));
+      return uploadPosts(at(index).upload?.recordings() ?? []);
     },
     async close() {
       await Promise.all(mocks.map(closeBackend));

@@ -165,6 +165,7 @@ export function classifyBehaviour(b: Behaviour, ctx: ClassifyContext): Provoked 
       return failure(['auth'], 'HTTP 401 that the harness cannot resolve');
     case 'wrong-content-type':
       return failure(['malformed'], 'a 200 whose media type is not JSON');
+    case 'upload-receipt':
     case 'raw':
     case 'slow-body':
     case 'probability':

@@ -170,6 +170,39 @@ export const FAMILY_RULES = {
     envelope,
     'Opaque native data reaches a subscription that did not ask for it, or carries what its view withholds',
   ),
+  'content.upload-framing': rule(
+    'AHP-CONTENT-002',
+    basis(
+      DOC.contentUpload,
+      'Request framing',
+      'MUST',
+      'An upload POSTs the raw octets (never base64, JSON-wrapped or re-encoded) to the exact configured endpoint, with Content-Type application/octet-stream, the exact Content-Length and AHP-Content-SHA256, the lowercase SHA-256 hex of the body.',
+    ),
+    envelope,
+    'An attachment upload is not framed as the upload binding requires',
+  ),
+  'content.upload-receipt': rule(
+    'AHP-CONTENT-002',
+    basis(
+      DOC.contentUpload,
+      'Upload before publication',
+      'MUST',
+      'Every selected upload finishes before the referring event is published, and only the ref of a 201 JSON receipt whose size and sha256 match the bytes sent becomes a ready body reference; a failed upload yields a gap, a suppressed delivery or the failure policy, never a reference.',
+    ),
+    envelope,
+    'An attachment reference on the wire is not the one a matching upload receipt confirmed',
+  ),
+  'content.upload-auth': rule(
+    'AHP-CONTENT-002',
+    basis(
+      DOC.contentUpload,
+      'Configuration and destination',
+      'MUST',
+      'The sender resolves upload credentials independently: without upload.auth it uses OAuth discovery on the upload endpoint, never the event credentials.',
+    ),
+    envelope,
+    "An attachment upload carries the event delivery's credentials",
+  ),
   'composition.chain': rule(
     'AHP-COMP-001',
     basis(
