@@ -26,10 +26,11 @@ import { CaseFailure, type Finding } from '../../common/finding.js';
 import { announcedEvents } from '../../driver/index.js';
 import { driverCase } from '../kit/define.js';
 import { finding, prefixed, type RuleKey } from '../kit/rules.js';
-import type { HarnessFixture } from '../kit/fixture.js';
+import type { CaseContext } from '../../common/case.js';
+import type { FixtureState, HarnessFixture } from '../kit/fixture.js';
 import {
   raiseWithContent,
-  SELECTION_EVENTS,
+  selectionEventOrUntested,
   withAttachmentBytes,
   type ContentSubscriptionSpec,
   type Received,
@@ -237,12 +238,16 @@ const NATIVE_SPECS: readonly ContentSubscriptionSpec[] = [
   },
 ];
 
-/** The event a native case raises at `site`, of those the driver announced; undefined if none. */
-function nativeEvent(site: NativeSite, announced: readonly string[]): string | undefined {
-  // tool.after is the one interceptable event whose schema has an error object.
-  return site === 'error'
-    ? announced.find((e) => e === 'tool.after')
-    : SELECTION_EVENTS.find((e) => announced.includes(e));
+/**
+ * The event a native case raises at `site`: a conversation event for the event's own native;
+ * tool.after, the one interceptable event whose schema has an error object, for the error's.
+ */
+function nativeEventOrUntested(ctx: CaseContext, state: FixtureState, site: NativeSite): string {
+  if (site === 'event') return selectionEventOrUntested(ctx, state);
+  if (announcedEvents(state.info).includes('tool.after')) return 'tool.after';
+  return ctx.untested(
+    'the driver does not announce tool.after in features.events, the only interceptable event with an error object (and so an error.native)',
+  );
 }
 
 /** Declares the native-data cases: one per place the schemas give `native`. */
@@ -257,14 +262,7 @@ function declareNativeCases(fixture: HarnessFixture): void {
       },
       { transport: 'http' },
       async (ctx, state) => {
-        const type = nativeEvent(site, announcedEvents(state.info));
-        if (type === undefined) {
-          return ctx.untested(
-            site === 'error'
-              ? 'the driver does not announce tool.after in features.events, the only interceptable event with an error object (and so an error.native)'
-              : `the driver announces none of the events that carry a conversation in features.events (${SELECTION_EVENTS.join(', ')})`,
-          );
-        }
+        const type = nativeEventOrUntested(ctx, state, site);
         const nonce = randomBytes(6).toString('hex');
         const messages = givenConversation(nonce, { structured: false });
         const native = nativeCopy(messages);
@@ -312,13 +310,7 @@ export function declareContentCases(fixture: HarnessFixture): void {
       { name, requirements: ['AHP-CONTENT-002'], transports: ['http'] },
       { transport: 'http' },
       async (ctx, state) => {
-        const announced = announcedEvents(state.info);
-        const type = SELECTION_EVENTS.find((e) => announced.includes(e));
-        if (type === undefined) {
-          return ctx.untested(
-            `the driver announces none of the events that carry a conversation in features.events (${SELECTION_EVENTS.join(', ')})`,
-          );
-        }
+        const type = selectionEventOrUntested(ctx, state);
         ctx.evidence({ event: type });
         const nonce = randomBytes(6).toString('hex');
         // Plain text only: structured text is AHP-CONTENT-001's.

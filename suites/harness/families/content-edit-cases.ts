@@ -29,8 +29,6 @@ import { startBackendSet, type SetBackend } from '../kit/backend-set.js';
 import { driverCase } from '../kit/define.js';
 import { samplePayload } from '../kit/event-payloads.js';
 import type { FixtureState, HarnessFixture } from '../kit/fixture.js';
-import { configureHarness } from '../kit/lane-driver.js';
-import { refusedValidRegistration } from '../kit/run-case.js';
 import { stepIds } from '../kit/run-step.js';
 import { finding, type RuleKey } from '../kit/rules.js';
 import { CaseSteps, issuedBySuite } from '../kit/step-identity.js';
@@ -50,6 +48,7 @@ import {
   type GivenContent,
   withGap,
 } from './content-edit-data.js';
+import { configureAndInvoke } from './content-raise.js';
 import { ordinal } from './edit-judge.js';
 
 /** The three receivers of a case, in registration order. */
@@ -128,17 +127,8 @@ async function raiseChain(
   const { margins } = state;
   const backends = chainBackends(target.event, firstContent, effects, margins.answerDeadlineMs);
   const set = await startBackendSet('http', backends, steps);
-  // This case configures the harness itself: the next data case must not take it for its own.
-  state.configured = undefined;
   try {
-    const registration = set.registration();
-    const configured = await configureHarness(state, { registration }, ctx);
-    ctx.evidence({ registration, configure: configured as unknown as JsonValue });
-    if (!configured.accepted) throw new CaseFailure([refusedValidRegistration(configured.issues)]);
-    set.begin(0);
-    const result = await state.client.invoke({ event });
-    steps.addId(0, result.eventId);
-    ctx.evidence({ invoke: { event, result: result as unknown as JsonValue } });
+    await configureAndInvoke(ctx, state, set, steps, event);
     // The driver answers once the call settled, so every delivery was sent (the observer's is
     // owned by the call too): each wait ends once its frame arrived or its wire is quiet.
     await Promise.all([

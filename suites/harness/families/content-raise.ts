@@ -6,10 +6,11 @@
 import type { InterceptableEvent } from '../../../protocol/events.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json.js';
 import type { Behaviour } from '../../../mock-backend/index.js';
-import type { InvokeResult } from '../../../protocol/driver-protocol/index.js';
+import type { InvokeParams, InvokeResult } from '../../../protocol/driver-protocol/index.js';
 import type { CaseContext } from '../../common/case.js';
 import { CaseFailure } from '../../common/finding.js';
-import { startBackendSet, type SetBackend } from '../kit/backend-set.js';
+import { announcedEvents } from '../../driver/index.js';
+import { startBackendSet, type BackendSet, type SetBackend } from '../kit/backend-set.js';
 import { configureHarness } from '../kit/lane-driver.js';
 import { samplePayload } from '../kit/event-payloads.js';
 import { refusedValidRegistration } from '../kit/run-case.js';
@@ -93,6 +94,44 @@ function contentBackends(
 }
 
 /**
+ * Registers `set`'s subscriptions with the harness, then raises `event` through the driver as the
+ * set's first step, with both as evidence. A harness that refuses the valid registration fails
+ * the case. The case configures the harness itself: the next data case must not take that
+ * configuration for its own.
+ */
+export async function configureAndInvoke(
+  ctx: CaseContext,
+  state: FixtureState,
+  set: BackendSet,
+  steps: CaseSteps,
+  event: InvokeParams['event'],
+): Promise<InvokeResult> {
+  state.configured = undefined;
+  const registration = set.registration();
+  const configured = await configureHarness(state, { registration }, ctx);
+  ctx.evidence({ registration, configure: configured as unknown as JsonValue });
+  if (!configured.accepted) throw new CaseFailure([refusedValidRegistration(configured.issues)]);
+  set.begin(0);
+  const result = await state.client.invoke({ event });
+  steps.addId(0, result.eventId);
+  ctx.evidence({ invoke: { event, result: result as unknown as JsonValue } });
+  return result;
+}
+
+/**
+ * The first of the events that carry a whole conversation the driver announced; a driver that
+ * announces none leaves the case untested, saying so.
+ */
+export function selectionEventOrUntested(ctx: CaseContext, state: FixtureState): string {
+  const announced = announcedEvents(state.info);
+  const type = SELECTION_EVENTS.find((e) => announced.includes(e));
+  if (type !== undefined) return type;
+  return ctx.untested(
+    `the driver announces none of the events that carry a conversation in features.events (${SELECTION_EVENTS.join(', ')})`,
+  );
+}
+
+/**
  * Configures the subscriptions, raises one `type` event carrying `messages` (and whatever `extra`
  * adds to its payload), and returns the frames each subscription received for it (every backend
  * answers an intercept with no effect).
@@ -117,17 +156,8 @@ export async function raiseWithContent(
     contentBackends(type, specs, state.margins.answerDeadlineMs, state.token),
     steps,
   );
-  // This case configures the harness itself: the next data case must not take it for its own.
-  state.configured = undefined;
   try {
-    const registration = set.registration();
-    const configured = await configureHarness(state, { registration }, ctx);
-    ctx.evidence({ registration, configure: configured as unknown as JsonValue });
-    if (!configured.accepted) throw new CaseFailure([refusedValidRegistration(configured.issues)]);
-    set.begin(0);
-    const result = await state.client.invoke({ event });
-    steps.addId(0, result.eventId);
-    ctx.evidence({ invoke: { event, result: result as unknown as JsonValue } });
+    const result = await configureAndInvoke(ctx, state, set, steps, event);
     const methodOf = (spec: ContentSubscriptionSpec) =>
       spec.mode === 'intercept' ? 'hooks/intercept' : 'hooks/observe';
     await Promise.all(

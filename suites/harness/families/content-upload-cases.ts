@@ -18,14 +18,13 @@ import { sha256Hex } from '../../../protocol/content-upload.js';
 import { isJsonObject } from '../../../protocol/json.js';
 import type { Behaviour } from '../../../mock-backend/index.js';
 import { CaseFailure, type Finding } from '../../common/finding.js';
-import { announcedEvents } from '../../driver/index.js';
 import { driverCase } from '../kit/define.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import { finding, prefixed } from '../kit/rules.js';
 import { contentViolations } from './content-checks.js';
 import {
   raiseWithContent,
-  SELECTION_EVENTS,
+  selectionEventOrUntested,
   withAttachmentBytes,
   type ContentSubscriptionSpec,
   type Received,
@@ -196,13 +195,7 @@ export function declareUploadCases(fixture: HarnessFixture): void {
       },
       { transport: 'http', features: path.eventAuth ? ['uploads', 'tokenEnv'] : ['uploads'] },
       async (ctx, state) => {
-        const announced = announcedEvents(state.info);
-        const type = SELECTION_EVENTS.find((e) => announced.includes(e));
-        if (type === undefined) {
-          return ctx.untested(
-            `the driver announces none of the events that carry a conversation in features.events (${SELECTION_EVENTS.join(', ')})`,
-          );
-        }
+        const type = selectionEventOrUntested(ctx, state);
         const bytes = attachmentBytes();
         const nonce = randomBytes(6).toString('hex');
         const messages = withAttachmentBytes(givenConversation(nonce, { structured: false }), bytes);
