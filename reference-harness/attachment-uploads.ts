@@ -15,7 +15,12 @@ import { createBearerSource, type BearerAuthConfig, type BearerDeps } from './au
 import type { DispatchPlan, Planned } from './dispatch.js';
 import { partCategory, selectedView } from './content-selection.js';
 import { keepPreparedBody } from './prepared-bodies.js';
-import { uploadAttachment, type UploadResult, type UploadSource } from './transports/upload.js';
+import {
+  uploadAttachment,
+  type UploadResult,
+  type UploadSender,
+  type UploadSource,
+} from './transports/upload.js';
 
 /** The bytes the host owns for the call's attachments, by part id. */
 export type OwnedAttachments = ReadonlyMap<string, Uint8Array>;
@@ -51,9 +56,10 @@ function attachmentParts(event: JsonObject): JsonObject[] {
   return out;
 }
 
-/** What preparation may use: the call's cancellation and the host's credential sources. */
+/** What preparation may use: the call's cancellation, the host's credential sources, the sender. */
 export interface PrepareDeps extends BearerDeps {
   signal: AbortSignal;
+  send: UploadSender;
 }
 
 /** The upload endpoint's own Authorization value, or why it cannot be had. */
@@ -83,6 +89,8 @@ async function uploadFor(
     timeoutMs: upload.timeoutMs,
     maxBytes: upload.maxBytes,
     signal: deps.signal,
+    backendId: planned.ref.backendId,
+    send: deps.send,
     ...(auth.header === undefined ? {} : { authorization: auth.header }),
   });
 }

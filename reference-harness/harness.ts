@@ -218,6 +218,7 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
                 signal: call.signal,
                 env: resolved.env,
                 tokenProviders: resolved.tokenProviders,
+                send: resolved.uploadSender,
               });
         const settlement = await runChain(
           plan.intercepts,

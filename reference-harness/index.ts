@@ -33,6 +33,7 @@ export type { TranscriptEntry } from './transcript.js';
 export type { Ending } from './interruption.js';
 export type { Permission } from './staging.js';
 export type { ConfirmedUpload, OwnedAttachments } from './attachment-uploads.js';
+export { sendUploadOverHttp, type UploadPost, type UploadSender } from './transports/upload.js';
 export {
   HarnessClosedError,
   HarnessConfigError,

@@ -12,6 +12,7 @@ import {
 import { HarnessConfigError } from './errors.js';
 import { DEFAULT_OBSERVER_BOUND_MS } from './observers.js';
 import type { BackendTransport, TokenProvider } from './transport.js';
+import { sendUploadOverHttp, type UploadSender } from './transports/upload.js';
 
 /** Options of `createHarness`. */
 export interface HarnessOptions {
@@ -37,6 +38,8 @@ export interface HarnessOptions {
   source?: string;
   /** Effects advertised at `tool.before` (default `['deny']`; `deny` is required). */
   advertisedEffects?: readonly SupportedEffect[];
+  /** How each attachment upload POST is sent (default: over HTTP or HTTPS); caller-owned. */
+  uploadSender?: UploadSender;
 }
 
 /** Options with every default applied, checked once. */
@@ -52,6 +55,7 @@ export interface ResolvedOptions {
   observerBoundMs: number;
   source: string;
   advertisedEffects: readonly SupportedEffect[];
+  uploadSender: UploadSender;
 }
 
 const DEFAULT_KILL_GRACE_MS = 2000;
@@ -121,6 +125,7 @@ export function resolveOptions(options: HarnessOptions): ResolvedOptions {
     observerBoundMs: options.observerBoundMs ?? DEFAULT_OBSERVER_BOUND_MS,
     source,
     advertisedEffects,
+    uploadSender: options.uploadSender ?? sendUploadOverHttp,
   };
 }
 

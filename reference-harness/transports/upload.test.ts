@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { uploadAttachment } from './upload.js';
+import { uploadAttachment, type UploadPost, type UploadSender } from './upload.js';
 
 const bytes = new Uint8Array([0, 255, 1, 2, 13, 10]);
 const sha256 = createHash('sha256').update(bytes).digest('hex');
@@ -17,9 +17,11 @@ interface Seen {
 
 let server: Server | undefined;
 afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  const open = server;
   server = undefined;
+  if (open === undefined) return;
+  open.closeAllConnections();
+  await new Promise((resolve) => open.close(resolve));
 });
 
 /** A loopback endpoint answering each upload with `answer`; returns its URL and what it saw. */
@@ -50,6 +52,7 @@ const options = (url: string, extra: Partial<Parameters<typeof uploadAttachment>
   timeoutMs: 1000,
   maxBytes: 1000,
   signal: new AbortController().signal,
+  backendId: 'policy',
   ...extra,
 });
 
@@ -91,6 +94,33 @@ describe('uploadAttachment', () => {
       server?.closeAllConnections();
       await new Promise((resolve) => server?.close(resolve));
     }
+  });
+
+  it('hands an injected sender the framed POST, and judges its answer as any other', async () => {
+    const posts: UploadPost[] = [];
+    const send: UploadSender = (post) => {
+      posts.push(post);
+      const answer = { ref: 'r-9', size: post.body.length, sha256: post.headers['ahp-content-sha256'] };
+      return Promise.resolve({
+        status: 201,
+        contentType: 'application/json',
+        body: new TextEncoder().encode(JSON.stringify(answer)),
+      });
+    };
+    const url = 'http://127.0.0.1:9/blobs?x=1';
+    expect(await uploadAttachment(source, options(url, { send }))).toEqual({
+      ok: true,
+      receipt: { ref: 'r-9', size: 6, sha256 },
+    });
+    expect(posts.map((p) => [p.url.href, p.backendId, p.headers['content-length']])).toEqual([
+      [url, 'policy', '6'],
+    ]);
+    const refusing: UploadSender = () =>
+      Promise.resolve({ status: 403, contentType: undefined, body: new Uint8Array() });
+    expect(await uploadAttachment(source, options(url, { send: refusing }))).toMatchObject({
+      ok: false,
+      gap: 'upload-failed',
+    });
   });
 
   it('gives up at timeoutMs, and sends nothing past maxBytes', async () => {

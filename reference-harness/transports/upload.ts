@@ -7,7 +7,12 @@
  */
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { confirmedReceipt, type UploadReceipt } from '../../protocol/content-upload.js';
+import {
+  CONTENT_SHA256_HEADER,
+  confirmedReceipt,
+  type UploadReceipt,
+  type UploadResponse,
+} from '../../protocol/content-upload.js';
 import { checkBackendUrl } from './http-url.js';
 
 /** The bytes to upload, with their size and digest computed once. */
@@ -21,6 +26,23 @@ export type UploadResult =
   | { ok: true; receipt: UploadReceipt }
   | { ok: false; gap: 'upload-failed' | 'upload-timeout' | 'upload-too-large'; detail: string };
 
+/** One upload POST as it goes out: the exact endpoint, the framing headers and the raw octets. */
+export interface UploadPost {
+  url: URL;
+  /** Names lower-cased: the framing, and `authorization` when the upload has its own. */
+  headers: Record<string, string>;
+  body: Uint8Array;
+  signal: AbortSignal;
+  /** The backend whose subscription the upload is for. */
+  backendId: string;
+}
+
+/**
+ * Sends one upload POST and reads its answer; rejects when the exchange fails. A caller may
+ * inject its own (HarnessOptions.uploadSender), as it may inject transports.
+ */
+export type UploadSender = (post: UploadPost) => Promise<UploadResponse>;
+
 /** What one upload may use: its own budget, the call's cancellation, and its own credentials. */
 export interface UploadOptions {
   endpoint: string;
@@ -30,6 +52,10 @@ export interface UploadOptions {
   authorization?: string;
   /** The call's cancellation (interruption, the enclosing budget, shutdown). */
   signal: AbortSignal;
+  /** The backend whose subscription the upload is for. */
+  backendId: string;
+  /** How the POST is sent (default: over HTTP or HTTPS). */
+  send?: UploadSender;
 }
 
 /** A receipt is small: a longer answer is not one. */
@@ -52,8 +78,15 @@ export async function uploadAttachment(source: UploadSource, options: UploadOpti
   }
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = AbortSignal.any([timeout, options.signal]);
+  const headers: Record<string, string> = {
+    'content-type': 'application/octet-stream',
+    'content-length': String(source.bytes.length),
+    [CONTENT_SHA256_HEADER]: source.sha256,
+  };
+  if (options.authorization !== undefined) headers.authorization = options.authorization;
+  const send = options.send ?? sendUploadOverHttp;
   try {
-    const response = await post(url, source, options.authorization, signal);
+    const response = await send({ url, headers, body: source.bytes, signal, backendId: options.backendId });
     const checked = confirmedReceipt(response, { size: source.bytes.length, sha256: source.sha256 });
     return checked.ok ? checked : { ok: false, gap: 'upload-failed', detail: checked.reason };
   } catch (error) {
@@ -64,45 +97,34 @@ export async function uploadAttachment(source: UploadSource, options: UploadOpti
   }
 }
 
-interface Answer {
-  status: number;
-  contentType: string | undefined;
-  body: Uint8Array;
-}
-
-function post(
-  url: URL,
-  source: UploadSource,
-  authorization: string | undefined,
-  signal: AbortSignal,
-): Promise<Answer> {
-  const headers: Record<string, string | number> = {
-    'content-type': 'application/octet-stream',
-    'content-length': source.bytes.length,
-    'ahp-content-sha256': source.sha256,
-  };
-  if (authorization !== undefined) headers.authorization = authorization;
-  const request = url.protocol === 'https:' ? https.request : http.request;
-  return new Promise<Answer>((resolve, reject) => {
+/** The default sender: one request over HTTP or HTTPS, with an agent of its own. */
+export const sendUploadOverHttp: UploadSender = (post) => {
+  const request = post.url.protocol === 'https:' ? https.request : http.request;
+  return new Promise<UploadResponse>((resolve, reject) => {
     // An agent of its own: an upload never shares, or keeps open, the event transport's sockets.
-    const req = request(url, { method: 'POST', headers, signal, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_RECEIPT_BYTES) req.destroy(new Error('the upload answer is too large for a receipt'));
-        else chunks.push(chunk);
-      });
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          contentType: res.headers['content-type'],
-          body: Buffer.concat(chunks),
-        }),
-      );
-      res.on('error', reject);
-    });
+    const req = request(
+      post.url,
+      { method: 'POST', headers: post.headers, signal: post.signal, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_RECEIPT_BYTES)
+            req.destroy(new Error('the upload answer is too large for a receipt'));
+          else chunks.push(chunk);
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: res.headers['content-type'],
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
-    req.end(source.bytes);
+    req.end(post.body);
   });
-}
+};
