@@ -1,7 +1,8 @@
 import { effectBoundsFor } from '../protocol/events.js';
 import type { Violation } from '../protocol/json.js';
 import type { Capabilities } from '../protocol/wire-types.js';
-import { contentTargetOf, readSlot, viewHidesContent } from './content-edits.js';
+import { contentTargetOf, readSlot } from '../protocol/content-targets.js';
+import { viewHidesContent } from './content-edits.js';
 
 /** The `tool.before` effects this harness can enforce, so the only ones it may advertise. */
 export const SUPPORTED_EFFECTS = ['deny', 'allow', 'ask', 'message', 'modify', 'flow'] as const;

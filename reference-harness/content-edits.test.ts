@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../protocol/json.js';
-import {
-  applyListEdit,
-  CONTENT_TARGETS,
-  readSlot,
-  viewHidesContent,
-  writeSlot,
-  type ContentTarget,
-} from './content-edits.js';
+import { CONTENT_TARGETS, readSlot, writeSlot, type ContentTarget } from '../protocol/content-targets.js';
+import { applyListEdit, viewHidesContent } from './content-edits.js';
 
 const text = (id: string, t: string) => ({
   id,

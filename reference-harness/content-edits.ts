@@ -8,62 +8,10 @@
  * the subscription was given, which keeps the host's own part; anything else is an edit of
  * attachment content, or a reference nobody confirmed, and the whole response is refused.
  * Elicitation answers (`content` at user.elicitation.result) and the workspace are not applied
- * here, so neither is advertised. Pure.
+ * here, so neither is advertised. Where each target lives is protocol/content-targets.ts. Pure.
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../protocol/json.js';
-import type { ModifyTarget } from '../protocol/wire-types.js';
-
-/** Where a content target lives: the event's `items`, its `message.messages`, or a top-level part list. */
-export type ContentSlot = 'items' | 'message.messages' | 'instructions' | 'summary';
-
-/** A content target of one event: its name, its slot, and whether it holds messages or parts. */
-export interface ContentTarget {
-  target: ModifyTarget;
-  slot: ContentSlot;
-  list: 'messages' | 'parts';
-}
-
-/** The content target each event carries (composition.md maps every list target to its field). */
-export const CONTENT_TARGETS: Readonly<Record<string, ContentTarget>> = {
-  'tool.after': { target: 'output', slot: 'items', list: 'messages' },
-  'turn.start': { target: 'prompt', slot: 'items', list: 'messages' },
-  'user.message.inbound': { target: 'prompt', slot: 'message.messages', list: 'messages' },
-  'model.request.before': { target: 'request', slot: 'items', list: 'messages' },
-  'model.response.after': { target: 'response', slot: 'items', list: 'messages' },
-  'turn.finish.before': { target: 'response', slot: 'items', list: 'messages' },
-  'user.message.outbound': { target: 'content', slot: 'message.messages', list: 'messages' },
-  'context.compact.before': { target: 'instructions', slot: 'instructions', list: 'parts' },
-  'context.compact.after': { target: 'summary', slot: 'summary', list: 'parts' },
-};
-
-/** The content target of `eventType`, or undefined when this harness edits none there. */
-export function contentTargetOf(eventType: string): ContentTarget | undefined {
-  return Object.prototype.hasOwnProperty.call(CONTENT_TARGETS, eventType)
-    ? CONTENT_TARGETS[eventType]
-    : undefined;
-}
-
-/** The list in `slot` of `event`; an absent or non-list slot reads as empty. */
-export function readSlot(event: object, slot: ContentSlot): JsonValue[] {
-  const source = event as JsonObject;
-  const value =
-    slot === 'message.messages'
-      ? isJsonObject(source.message)
-        ? source.message.messages
-        : undefined
-      : source[slot];
-  return Array.isArray(value) ? value : [];
-}
-
-/** A copy of `event` with `list` in `slot` (the event itself is not changed). */
-export function writeSlot<E extends object>(event: E, slot: ContentSlot, list: JsonValue[]): E {
-  const source = event as unknown as JsonObject;
-  if (slot === 'message.messages') {
-    const message = isJsonObject(source.message) ? source.message : {};
-    return { ...source, message: { ...message, messages: list } } as unknown as E;
-  }
-  return { ...source, [slot]: list } as unknown as E;
-}
+import type { ContentTarget } from '../protocol/content-targets.js';
 
 /** The parts of a list target: each message's parts, or the list itself. */
 function partsOf(list: readonly JsonValue[], kind: ContentTarget['list']): JsonObject[] {

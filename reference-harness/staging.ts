@@ -7,7 +7,8 @@ import type {
   ToolBeforeEvent,
 } from '../protocol/wire-types.js';
 import { validateEvent } from '../protocol/event-validation.js';
-import { applyListEdit, contentTargetOf, readSlot, writeSlot } from './content-edits.js';
+import { contentTargetOf, readSlot, writeSlot } from '../protocol/content-targets.js';
+import { applyListEdit } from './content-edits.js';
 
 /** The event of one call: a `tool.before`, or any other interceptable event (driver protocol v1.1). */
 export type HarnessEvent = ToolBeforeEvent | EventEnvelope;

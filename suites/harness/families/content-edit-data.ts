@@ -1,10 +1,11 @@
 /**
- * The data of the AHP-EDIT-001 content cases (content-edit-cases.ts): where each content target
- * lives on its event (composition.md maps every list target to its field), the content handed in
+ * The data of the AHP-EDIT-001 content cases (content-edit-cases.ts): the content targets
+ * (protocol/content-targets.ts) with the role an added message takes, the content handed in
  * (text only, so nothing in it is withheld from a body view and a whole-list replace may be
  * offered), the edits a backend returns, and the content every later receiver must then be sent.
  * Each text holds a marker unique to its part and run. Pure.
  */
+import { contentTargetOf, writeSlot, type ContentTarget } from '../../../protocol/content-targets.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json.js';
 import {
   contentFor,
@@ -17,50 +18,30 @@ import {
   type GivenPart,
 } from './content-samples.js';
 
-/** Where a content target lives on its event. */
-export type EditSlot = 'items' | 'message.messages' | 'instructions' | 'summary';
-
-/** One event and the content target it can modify. */
-export interface ContentEditTarget {
+/** One event and the content target it can modify (protocol/content-targets.ts), with a role. */
+export interface ContentEditTarget extends ContentTarget {
   event: string;
-  target: string;
-  slot: EditSlot;
-  /** A list of canonical messages, or of text parts. */
-  list: 'messages' | 'parts';
   /** The role of the messages an edit adds (the event's schema may require one). */
   role: GivenMessage['role'];
 }
 
+/** The role of the messages an edit adds at each event, in the order the cases are declared. */
+const ADDED_ROLE: Readonly<Record<string, GivenMessage['role']>> = {
+  'turn.start': 'user',
+  'user.message.inbound': 'user',
+  'model.request.before': 'user',
+  'model.response.after': 'assistant',
+  'turn.finish.before': 'assistant',
+  'tool.after': 'tool',
+  'user.message.outbound': 'assistant',
+  'context.compact.before': 'user',
+  'context.compact.after': 'user',
+};
+
 /** Every content target an interceptable event has a list for (not the elicitation answer, not the workspace). */
-export const CONTENT_EDIT_TARGETS: readonly ContentEditTarget[] = [
-  { event: 'turn.start', target: 'prompt', slot: 'items', list: 'messages', role: 'user' },
-  {
-    event: 'user.message.inbound',
-    target: 'prompt',
-    slot: 'message.messages',
-    list: 'messages',
-    role: 'user',
-  },
-  { event: 'model.request.before', target: 'request', slot: 'items', list: 'messages', role: 'user' },
-  { event: 'model.response.after', target: 'response', slot: 'items', list: 'messages', role: 'assistant' },
-  { event: 'turn.finish.before', target: 'response', slot: 'items', list: 'messages', role: 'assistant' },
-  { event: 'tool.after', target: 'output', slot: 'items', list: 'messages', role: 'tool' },
-  {
-    event: 'user.message.outbound',
-    target: 'content',
-    slot: 'message.messages',
-    list: 'messages',
-    role: 'assistant',
-  },
-  {
-    event: 'context.compact.before',
-    target: 'instructions',
-    slot: 'instructions',
-    list: 'parts',
-    role: 'user',
-  },
-  { event: 'context.compact.after', target: 'summary', slot: 'summary', list: 'parts', role: 'user' },
-];
+export const CONTENT_EDIT_TARGETS: readonly ContentEditTarget[] = Object.entries(ADDED_ROLE).map(
+  ([event, role]) => ({ event, ...(contentTargetOf(event) as ContentTarget), role }),
+);
 
 /** The given content of a case: messages, and the parts of a part-list target. */
 export interface GivenContent {
@@ -142,8 +123,7 @@ export function givenList(target: ContentEditTarget, given: GivenContent): JsonV
 
 /** Puts `list` in the target's slot of a payload (the payload is changed). */
 export function setSlot(target: ContentEditTarget, payload: JsonObject, list: JsonValue[]): void {
-  if (target.slot !== 'message.messages') payload[target.slot] = list;
-  else payload.message = { ...(isJsonObject(payload.message) ? payload.message : {}), messages: list };
+  Object.assign(payload, writeSlot(payload, target.slot, list));
 }
 
 /**
