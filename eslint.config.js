@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 import { layerBlocks } from './scripts/lint-layers.js';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'coverage/**', 'out/**', 'reports/**', 'dist/**'] },
+  { ignores: ['node_modules/**', 'coverage/**', 'out/**', 'reports/**', 'dist/**', '.stryker-tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

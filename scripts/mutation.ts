@@ -1,0 +1,115 @@
+// `npm run mutation -- <target> [--incremental] [--check] [--concurrency <n>] [--mutate <file>...]`: the suite's
+// mutation score (docs/mutation.md). StrykerJS mutates the target's code in a sandbox and each
+// mutant is judged by the conformance suite itself, through the CLI (scripts/mutation/). The run
+// prints its time and score and updates mutation/summary.json; --incremental reuses
+// mutation/<target>.incremental.json (only changed code and changed cases run again); --check
+// exits 1 when the score is below the one committed in mutation/summary.json. --mutate narrows the
+// run to some of the target's files (or `file:line-line` ranges) and leaves the summary alone.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { PartialStrykerOptions } from '@stryker-mutator/api/core';
+import { Stryker } from '@stryker-mutator/core';
+import { liveLogPath, TARGET_ENV } from './mutation/live-log.js';
+import { summarize, summaryLines, type EquivalentMutant, type TargetSummary } from './mutation/summary.js';
+import { TARGETS } from './mutation/targets.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SUMMARY = join(ROOT, 'mutation/summary.json');
+const EQUIVALENT = join(ROOT, 'mutation/equivalent.json');
+
+function fail(message: string): never {
+  process.stderr.write(`mutation: ${message}\n`);
+  process.exit(2);
+}
+
+const { values, positionals } = (() => {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        incremental: { type: 'boolean', default: false },
+        check: { type: 'boolean', default: false },
+        concurrency: { type: 'string', default: '2' },
+        mutate: { type: 'string', multiple: true },
+      },
+    });
+  } catch (error) {
+    return fail(
+      `${(error as Error).message}; usage: npm run mutation -- <${Object.keys(TARGETS).join('|')}> [--incremental] [--check] [--concurrency <n>] [--mutate <file>...]`,
+    );
+  }
+})();
+
+const name = positionals[0];
+const target = name === undefined ? undefined : TARGETS[name];
+if (target === undefined || positionals.length !== 1) {
+  fail(
+    `name one target: ${Object.keys(TARGETS).join(' or ')} (got ${positionals.length === 0 ? 'none' : positionals.join(' ')})`,
+  );
+}
+const concurrency = Number(values.concurrency);
+if (!Number.isInteger(concurrency) || concurrency < 1)
+  fail(`--concurrency takes a whole number of 1 or more (got "${values.concurrency}")`);
+
+const narrowed = values.mutate !== undefined;
+for (const pattern of values.mutate ?? []) {
+  const file = pattern.replace(/:\d+(:\d+)?-\d+(:\d+)?$/, '');
+  if (!target.mutate.includes(file))
+    fail(`--mutate ${pattern}: not one of the ${target.name} target's files (${target.mutate.join(', ')})`);
+}
+
+const readJson = <T>(path: string, fallback: T): T =>
+  existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as T) : fallback;
+const summaries = readJson<Record<string, TargetSummary>>(SUMMARY, {});
+const committedScore = summaries[target.name]?.score;
+const equivalents = readJson<EquivalentMutant[]>(EQUIVALENT, []);
+
+process.env[TARGET_ENV] = target.name;
+const started = Date.now();
+const stryker = new Stryker({
+  testRunner: 'ahp-conformance',
+  plugins: [join(ROOT, 'scripts/mutation/plugins.mjs')],
+  mutate: values.mutate ?? target.mutate,
+  coverageAnalysis: 'perTest',
+  concurrency,
+  // A mutant's budget: the units it runs took unmutated, doubled, plus a minute (a hang meets the
+  // suite's own call timeout first and fails the case).
+  timeoutFactor: 2,
+  timeoutMS: 60_000,
+  dryRunTimeoutMinutes: 60,
+  disableTypeChecks: false,
+  incremental: !narrowed,
+  force: !values.incremental,
+  incrementalFile: `mutation/${target.name}.incremental.json`,
+  tempDirName: '.stryker-tmp',
+  ignorePatterns: ['/dist', '/reports', '/mutation', '/coverage', '/out'],
+  reporters: ['progress', 'json', 'ahp-live-log'],
+  jsonReporter: { fileName: `reports/mutation/${target.name}.json` },
+  // A const enum in Stryker's types, spelled as its value.
+  fileLogLevel: 'off' as NonNullable<PartialStrykerOptions['fileLogLevel']>,
+  cleanTempDir: true,
+});
+const results = await stryker.runMutationTest();
+const durationSeconds = Math.round((Date.now() - started) / 1000);
+
+const summary = summarize(target.description, durationSeconds, results, equivalents, (file) =>
+  relative(ROOT, file).split('\\').join('/'),
+);
+for (const line of summaryLines(target.name, summary)) process.stdout.write(`${line}\n`);
+if (!narrowed) {
+  mkdirSync(join(ROOT, 'mutation'), { recursive: true });
+  writeFileSync(SUMMARY, `${JSON.stringify({ ...summaries, [target.name]: summary }, null, 2)}\n`);
+  process.stdout.write('mutation/summary.json updated.\n');
+}
+process.stdout.write(
+  `The full report: reports/mutation/${target.name}.json (each verdict as it came: ${liveLogPath(target.name)})\n`,
+);
+
+if (values.check && committedScore !== undefined && summary.score < committedScore) {
+  process.stderr.write(
+    `mutation: the ${target.name} score fell to ${summary.score}% from the committed ${committedScore}%\n`,
+  );
+  process.exit(1);
+}

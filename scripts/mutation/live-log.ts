@@ -1,0 +1,43 @@
+/**
+ * A Stryker reporter that writes each mutant's verdict as it comes, one JSON line each, to
+ * reports/mutation/<target>.mutants.jsonl: a run of an hour shows what it found so far, and an
+ * interrupted run keeps what it judged.
+ */
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
+import type { MutantResult } from '@stryker-mutator/api/core';
+import { declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
+import type { Reporter } from '@stryker-mutator/api/report';
+
+/** The environment variable that names the target (set by scripts/mutation.ts). */
+export const TARGET_ENV = 'AHP_MUTATION_TARGET';
+
+export function liveLogPath(target: string): string {
+  return `reports/mutation/${target}.mutants.jsonl`;
+}
+
+export class LiveLog implements Reporter {
+  static inject = [] as const;
+  private readonly path = liveLogPath(process.env[TARGET_ENV] ?? 'harness');
+
+  constructor() {
+    mkdirSync(dirname(this.path), { recursive: true });
+    writeFileSync(this.path, '');
+  }
+
+  onMutantTested(result: Readonly<MutantResult>): void {
+    const line = {
+      file: relative(process.cwd(), result.fileName),
+      line: result.location.start.line,
+      column: result.location.start.column,
+      mutator: result.mutatorName,
+      replacement: result.replacement,
+      status: result.status,
+      ...(result.killedBy === undefined ? {} : { killedBy: result.killedBy }),
+      ...(result.statusReason === undefined ? {} : { reason: result.statusReason }),
+    };
+    appendFileSync(this.path, `${JSON.stringify(line)}\n`);
+  }
+}
+
+export const liveLogPlugin = declareClassPlugin(PluginKind.Reporter, 'ahp-live-log', LiveLog);

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { percent, summarize, summaryLines, type EquivalentMutant, type MutantOutcome } from './summary.js';
+
+const at = (line: number, column = 1) => ({ start: { line, column } });
+const mutant = (
+  id: string,
+  status: string,
+  line: number,
+  extra: Partial<MutantOutcome> = {},
+): MutantOutcome => ({
+  id,
+  fileName: '/root/reference-harness/budget.ts',
+  mutatorName: 'ConditionalExpression',
+  replacement: 'true',
+  status,
+  location: at(line),
+  ...extra,
+});
+const relative = (file: string) => file.replace('/root/', '');
+
+describe('mutation summary', () => {
+  it('scores detected over detected plus undetected, leaving out mutants that never ran', () => {
+    const summary = summarize(
+      'd',
+      10,
+      [
+        mutant('1', 'Killed', 1),
+        mutant('2', 'Timeout', 2),
+        mutant('3', 'Survived', 3),
+        mutant('4', 'NoCoverage', 4),
+        mutant('5', 'CompileError', 5),
+        mutant('6', 'Ignored', 6),
+      ],
+      [],
+      relative,
+    );
+    expect(summary.score).toBe(50);
+    expect(summary.totals).toEqual({
+      mutants: 6,
+      killed: 1,
+      timeout: 1,
+      survived: 1,
+      noCoverage: 1,
+      equivalent: 0,
+      notRun: 2,
+    });
+    expect(summary.files['reference-harness/budget.ts']).toEqual({
+      mutants: 6,
+      detected: 2,
+      undetected: 2,
+      equivalent: 0,
+      score: 50,
+    });
+  });
+
+  it('leaves listed equivalents out of the score and keeps them, with their reason, among the undetected', () => {
+    const equivalent: EquivalentMutant = {
+      file: 'reference-harness/budget.ts',
+      line: 3,
+      column: 1,
+      mutator: 'ConditionalExpression',
+      replacement: 'true',
+      reason: 'the branch only names the cause in a log line',
+    };
+    const summary = summarize(
+      'd',
+      10,
+      [mutant('1', 'Killed', 1), mutant('3', 'Survived', 3), mutant('4', 'Survived', 4)],
+      [equivalent],
+      relative,
+    );
+    expect(summary.score).toBe(50);
+    expect(summary.totals.equivalent).toBe(1);
+    expect(summary.undetected.map((u) => [u.line, u.equivalent])).toEqual([
+      [3, 'the branch only names the cause in a log line'],
+      [4, undefined],
+    ]);
+    expect(summary.staleEquivalents).toEqual([]);
+  });
+
+  it('matches an equivalent only by file, position, mutator and replacement, and reports one that matched nothing', () => {
+    const listed: EquivalentMutant = {
+      file: 'reference-harness/budget.ts',
+      line: 3,
+      column: 1,
+      mutator: 'ConditionalExpression',
+      replacement: 'false',
+      reason: 'r',
+    };
+    const summary = summarize('d', 1, [mutant('3', 'Survived', 3)], [listed], relative);
+    expect(summary.score).toBe(0);
+    expect(summary.undetected[0]?.equivalent).toBeUndefined();
+    expect(summary.staleEquivalents).toEqual([listed]);
+  });
+
+  it('rounds the percentage down, so a score never claims more than was measured', () => {
+    expect(percent(2, 3)).toBe(66.66);
+    expect(percent(0, 0)).toBe(100);
+  });
+
+  it('prints the time, the score and every undetected mutant not listed as equivalent', () => {
+    const summary = summarize(
+      'what it measures',
+      3725,
+      [mutant('1', 'Killed', 1), mutant('2', 'Survived', 2)],
+      [],
+      relative,
+    );
+    const lines = summaryLines('harness', summary);
+    expect(lines[0]).toBe('mutation harness: score 50.00% (what it measures)');
+    expect(lines[1]).toContain('62 min 5 s');
+    expect(lines).toContain('    reference-harness/budget.ts:2:1 ConditionalExpression -> true (Survived)');
+  });
+});

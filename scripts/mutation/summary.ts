@@ -1,0 +1,189 @@
+/**
+ * mutation/summary.json from a Stryker run: the score per target and per file, and every mutant the
+ * suite did not detect, with where it is, its mutator and whether mutation/equivalent.json lists it
+ * as equivalent (with the reason it cannot change anything a harness or backend shows).
+ *
+ * The score is Stryker's: detected (killed or timed out) over detected plus undetected (survived or
+ * never reached), leaving out mutants that do not run (compile and runtime errors, ignored) and
+ * the listed equivalents, which no test could detect.
+ */
+
+/** The part of Stryker's MutantResult this reads. */
+export interface MutantOutcome {
+  id: string;
+  fileName: string;
+  mutatorName: string;
+  replacement?: string;
+  status: string;
+  location: { start: { line: number; column: number } };
+  killedBy?: string[];
+}
+
+/** An entry of mutation/equivalent.json. */
+export interface EquivalentMutant {
+  file: string;
+  line: number;
+  column: number;
+  mutator: string;
+  replacement: string;
+  reason: string;
+}
+
+export interface Undetected {
+  file: string;
+  line: number;
+  column: number;
+  mutator: string;
+  replacement: string;
+  status: 'Survived' | 'NoCoverage';
+  /** The reason from mutation/equivalent.json, when it lists this mutant. */
+  equivalent?: string;
+}
+
+export interface FileScore {
+  mutants: number;
+  detected: number;
+  undetected: number;
+  equivalent: number;
+  score: number;
+}
+
+export interface TargetSummary {
+  description: string;
+  durationSeconds: number;
+  /** In percent, two decimals. */
+  score: number;
+  totals: {
+    mutants: number;
+    killed: number;
+    timeout: number;
+    survived: number;
+    noCoverage: number;
+    equivalent: number;
+    notRun: number;
+  };
+  files: Record<string, FileScore>;
+  /** Survivors and unreached mutants: the equivalents first, then what a new case must kill. */
+  undetected: Undetected[];
+  /** mutation/equivalent.json entries of this target that matched no undetected mutant. */
+  staleEquivalents: EquivalentMutant[];
+}
+
+const DETECTED = new Set(['Killed', 'Timeout']);
+const UNDETECTED = new Set(['Survived', 'NoCoverage']);
+
+/** Mutants with the same file, position, mutator and replacement are the same mutant. */
+function keyOf(file: string, line: number, column: number, mutator: string, replacement: string): string {
+  return `${file}:${line}:${column} ${mutator} ${replacement}`;
+}
+
+/** Percent with two decimals; 100 when nothing could be detected. */
+export function percent(detected: number, valid: number): number {
+  return valid === 0 ? 100 : Math.floor((detected / valid) * 10_000) / 100;
+}
+
+export function summarize(
+  description: string,
+  durationSeconds: number,
+  mutants: readonly MutantOutcome[],
+  equivalents: readonly EquivalentMutant[],
+  relative: (fileName: string) => string,
+): TargetSummary {
+  const reasons = new Map(
+    equivalents.map((e) => [keyOf(e.file, e.line, e.column, e.mutator, e.replacement), e]),
+  );
+  const used = new Set<EquivalentMutant>();
+  const files: Record<string, FileScore> = {};
+  const undetected: Undetected[] = [];
+  const totals = {
+    mutants: mutants.length,
+    killed: 0,
+    timeout: 0,
+    survived: 0,
+    noCoverage: 0,
+    equivalent: 0,
+    notRun: 0,
+  };
+  for (const m of mutants) {
+    const file = relative(m.fileName);
+    const score = (files[file] ??= { mutants: 0, detected: 0, undetected: 0, equivalent: 0, score: 0 });
+    score.mutants += 1;
+    if (m.status === 'Killed') totals.killed += 1;
+    else if (m.status === 'Timeout') totals.timeout += 1;
+    if (DETECTED.has(m.status)) score.detected += 1;
+    else if (UNDETECTED.has(m.status)) {
+      const { line, column } = m.location.start;
+      const replacement = m.replacement ?? '';
+      const equivalent = reasons.get(keyOf(file, line, column, m.mutatorName, replacement));
+      if (equivalent !== undefined) {
+        used.add(equivalent);
+        score.equivalent += 1;
+        totals.equivalent += 1;
+      } else {
+        score.undetected += 1;
+        if (m.status === 'Survived') totals.survived += 1;
+        else totals.noCoverage += 1;
+      }
+      undetected.push({
+        file,
+        line,
+        column,
+        mutator: m.mutatorName,
+        replacement,
+        status: m.status as Undetected['status'],
+        ...(equivalent === undefined ? {} : { equivalent: equivalent.reason }),
+      });
+    } else totals.notRun += 1;
+  }
+  for (const score of Object.values(files))
+    score.score = percent(score.detected, score.detected + score.undetected);
+  const detected = totals.killed + totals.timeout;
+  undetected.sort(
+    (a, b) =>
+      Number(a.equivalent === undefined) - Number(b.equivalent === undefined) ||
+      a.file.localeCompare(b.file) ||
+      a.line - b.line ||
+      a.column - b.column,
+  );
+  const targetFiles = new Set(Object.keys(files));
+  return {
+    description,
+    durationSeconds,
+    score: percent(detected, detected + totals.survived + totals.noCoverage),
+    totals,
+    files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b))),
+    undetected,
+    staleEquivalents: equivalents.filter((e) => targetFiles.has(e.file) && !used.has(e)),
+  };
+}
+
+/** The console lines of a summary: time, score, and what the suite still misses. */
+export function summaryLines(name: string, summary: TargetSummary): string[] {
+  const minutes = Math.floor(summary.durationSeconds / 60);
+  const seconds = Math.round(summary.durationSeconds % 60);
+  const { totals } = summary;
+  const lines = [
+    `mutation ${name}: score ${summary.score.toFixed(2)}% (${summary.description})`,
+    `  ${totals.killed} killed, ${totals.timeout} timed out, ${totals.survived} survived, ${totals.noCoverage} not reached, ${totals.equivalent} equivalent, ${totals.notRun} not run; ${minutes} min ${seconds} s`,
+  ];
+  for (const [file, score] of Object.entries(summary.files)) {
+    lines.push(
+      `  ${score.score.toFixed(2).padStart(6)}%  ${file} (${score.detected}/${score.detected + score.undetected})`,
+    );
+  }
+  const open = summary.undetected.filter((u) => u.equivalent === undefined);
+  if (open.length > 0) lines.push(`  undetected and not listed as equivalent (${open.length}):`);
+  for (const u of open)
+    lines.push(`    ${u.file}:${u.line}:${u.column} ${u.mutator} -> ${oneLine(u.replacement)} (${u.status})`);
+  for (const e of summary.staleEquivalents) {
+    lines.push(
+      `  stale entry in mutation/equivalent.json (no such undetected mutant now): ${e.file}:${e.line}:${e.column} ${e.mutator}`,
+    );
+  }
+  return lines;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
+}
