@@ -131,6 +131,12 @@ export const BASIS = {
     level: 'MUST',
     rule: 'A backend returns a JSON-RPC error for a request whose method it cannot process; only hooks/intercept carries a decision (versioning.md AHP-RPC-002).',
   },
+  unprocessableRequest: {
+    document: BASE_INDEX,
+    anchor: 'Base Protocol profile',
+    level: 'MUST',
+    rule: 'A backend returns a JSON-RPC error for a request whose protocol version or event it cannot process: a hooks/intercept without params has neither, one whose params hold no event has no event. Every message it receives is decoded as JSON-RPC 2.0 (versioning.md AHP-RPC-001), where a request always gets a response. errors.md defines no AHP code for these, so any error code is taken.',
+  },
   definedErrorCode: {
     document: BASE_INDEX,
     anchor: 'Base Protocol profile',

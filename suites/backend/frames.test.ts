@@ -7,6 +7,7 @@ import {
   DEFAULT_ALLOW_INPUT,
   FrameFactory,
   intentOf,
+  REQUEST_FLAWS,
   UNKNOWN_EVENT_TYPE,
   UNKNOWN_FIELD,
   UNKNOWN_METHOD,
@@ -81,6 +82,23 @@ describe('frame factory', () => {
     expect(observe.kind).toBe('notification');
     expect(observe.id).toBeUndefined();
     expect(validateObserveNotification(JSON.parse(observe.text) as JsonValue)).toEqual([]);
+  });
+
+  it('builds the requests without params and without an event, with fresh ids, and calls them invalid', () => {
+    const f = factory();
+    const bare = f.build({ send: 'intercept', input: 'allow', flaw: 'no-params' });
+    const eventless = f.build({ send: 'intercept', input: 'allow', flaw: 'no-event' });
+    expect(JSON.parse(bare.text)).toEqual({ jsonrpc: '2.0', id: bare.id, method: 'hooks/intercept' });
+    expect(JSON.parse(eventless.text)).toEqual({
+      jsonrpc: '2.0',
+      id: eventless.id,
+      method: 'hooks/intercept',
+      params: { protocolVersion: 'draft', capabilities: { effects: ['deny'] } },
+    });
+    expect(eventless.id).not.toBe(bare.id);
+    for (const flaw of REQUEST_FLAWS) {
+      expect(intentOf({ send: 'intercept', input: 'allow', flaw })).toMatchObject({ valid: false });
+    }
   });
 
   it('refuses a deny-path frame without a deny input and a repeat of a step not built yet', () => {

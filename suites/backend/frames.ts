@@ -38,6 +38,8 @@ export type FrameSpec =
       protocolVersion?: string;
       /** Overrides `event.type` (an event the backend cannot handle). */
       eventType?: string;
+      /** Takes the params, or the event out of them: a request the backend cannot process. */
+      flaw?: RequestFlaw;
     }
   /** A request with a method AHP does not define. */
   | { send: 'method'; method: string }
@@ -70,6 +72,21 @@ const NOTIFICATION_FLAW_WORDS: Readonly<Record<NotificationFlaw, string>> = {
   'unknown-event-type': 'its event type is no AHP event type',
   'unsupported-version': "its protocolVersion is not the draft's",
   'invalid-params': 'its params hold no event',
+};
+
+/**
+ * What makes a hooks/intercept request one the backend cannot process: no params at all, or params
+ * (protocolVersion and capabilities as on a plain request) that hold no event.
+ */
+export type RequestFlaw = 'no-params' | 'no-event';
+
+/** Every request flaw, in the order the cases name them. */
+export const REQUEST_FLAWS: readonly RequestFlaw[] = ['no-params', 'no-event'];
+
+/** What each request flaw breaks, in words, for findings and the validator cross-check. */
+const REQUEST_FLAW_WORDS: Readonly<Record<RequestFlaw, string>> = {
+  'no-params': 'it has no params',
+  'no-event': 'its params hold no event',
 };
 
 /** A frame ready to write. */
@@ -115,7 +132,8 @@ export function advertisementOf(spec: Extract<FrameSpec, { send: 'intercept' }>)
 
 /**
  * Whether a frame spec builds a valid draft message, or what it breaks on purpose. Everything the
- * suite sends is valid except these three, each of which a backend must refuse with an error.
+ * suite sends is valid except these: the requests a backend must refuse with an error, and the
+ * notifications it must leave unanswered.
  */
 export function intentOf(spec: FrameSpec): { valid: true } | { valid: false; breaks: string } {
   if (spec.send === 'method')
@@ -124,6 +142,9 @@ export function intentOf(spec: FrameSpec): { valid: true } | { valid: false; bre
     return { valid: false, breaks: `a notification: ${NOTIFICATION_FLAW_WORDS[spec.flaw]}` };
   }
   if (spec.send !== 'intercept') return { valid: true };
+  if (spec.flaw !== undefined) {
+    return { valid: false, breaks: `a hooks/intercept request: ${REQUEST_FLAW_WORDS[spec.flaw]}` };
+  }
   if (spec.protocolVersion !== undefined) {
     return { valid: false, breaks: `params.protocolVersion "${spec.protocolVersion}" is not the draft's` };
   }
@@ -158,6 +179,10 @@ export function describeFrame(spec: FrameSpec): string {
     case 'repeat':
       return `the frame of step ${spec.of + 1} again`;
     case 'intercept': {
+      // A request without an event carries no tool input: its flaw is all there is to say.
+      if (spec.flaw !== undefined) {
+        return `a hooks/intercept request the backend cannot process (${REQUEST_FLAW_WORDS[spec.flaw]})`;
+      }
       const parts = [`a tool.before with the ${spec.input} input`];
       if (spec.protocolVersion !== undefined) parts.push(`protocolVersion "${spec.protocolVersion}"`);
       if (spec.eventType !== undefined) parts.push(`event type "${spec.eventType}"`);
@@ -286,8 +311,11 @@ export class FrameFactory {
     for (const site of spec.unknownFieldsAt ?? []) {
       holder[site][UNKNOWN_FIELD] = structuredClone(UNKNOWN_FIELD_VALUE);
     }
+    // The id stays the event's id even when the flaw takes the event out: fresh, like every request's.
     const id = event.id as string;
-    const text = JSON.stringify({ jsonrpc: '2.0', id, method: INTERCEPT_METHOD, params });
-    return { kind: 'request', text, id };
+    if (spec.flaw === 'no-event') delete params.event;
+    const message: JsonObject = { jsonrpc: '2.0', id, method: INTERCEPT_METHOD };
+    if (spec.flaw !== 'no-params') message.params = params;
+    return { kind: 'request', text: JSON.stringify(message), id };
   }
 }

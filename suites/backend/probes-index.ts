@@ -1,12 +1,17 @@
 import type { Probe } from './probe.js';
 import { DECISION_PROBES, VALUE_PROBES } from './probes-decisions.js';
 import { LIVENESS_PROBES } from './probes-liveness.js';
-import { DEFINED_ERROR_PROBES, DUPLICATE_PROBES, UNKNOWN_FIELD_PROBES } from './probes-robustness.js';
+import {
+  DEFINED_ERROR_PROBES,
+  DUPLICATE_PROBES,
+  UNKNOWN_FIELD_PROBES,
+  UNPROCESSABLE_REQUEST_PROBES,
+} from './probes-robustness.js';
 import { WIRE_PROBES } from './probes-wire.js';
 
 /**
  * Every backend probe, in report order: wire, decisions, returned values, duplicates, unknown
- * fields, errors, liveness.
+ * fields, errors (defined, then unprocessable requests), liveness.
  */
 export const BACKEND_PROBES: readonly Probe[] = [
   ...WIRE_PROBES,
@@ -15,5 +20,6 @@ export const BACKEND_PROBES: readonly Probe[] = [
   ...DUPLICATE_PROBES,
   ...UNKNOWN_FIELD_PROBES,
   ...DEFINED_ERROR_PROBES,
+  ...UNPROCESSABLE_REQUEST_PROBES,
   ...LIVENESS_PROBES,
 ];

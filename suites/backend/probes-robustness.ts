@@ -1,10 +1,13 @@
 import type { Refusal } from './judge.js';
 import {
+  describeFrame,
+  REQUEST_FLAWS,
   UNKNOWN_EVENT_TYPE,
   UNKNOWN_FIELD_SITES,
   UNKNOWN_METHOD,
   UNSUPPORTED_VERSION,
   type FrameSpec,
+  type RequestFlaw,
   type UnknownFieldSite,
 } from './frames.js';
 import { step, type Probe } from './probe.js';
@@ -67,11 +70,28 @@ export const UNKNOWN_FIELD_PROBES: readonly Probe[] = [
   },
 ];
 
+/** The steps of a refusal: a baseline, the request the backend must refuse, a plain request again. */
+function refusalSteps(frame: FrameSpec) {
+  return [step.baseline(ALLOW), step.variant(frame, 'error'), step.variant(ALLOW)];
+}
+
 /**
- * One defined-error check: a baseline, the unprocessable request, then a plain request again. The
- * MUST case judges that the request is refused with an error and breaks nothing (the refusal's
- * rule); its twin judges only the code (`code.rule`), and a request that is not refused at all
- * blocks it under the refusal's rule.
+ * One refusal check (a MUST): the unprocessable request gets a JSON-RPC error carrying its id, not
+ * a result, not silence, not a crash, and the backend answers the plain request after it.
+ */
+function refused(requirement: string, name: string, frame: FrameSpec, refusal: Refusal): Probe {
+  return {
+    requirement,
+    name: `${name}/gets-an-error-and-the-backend-keeps-working`,
+    rule: refusal.rule,
+    steps: refusalSteps(frame),
+    refusal,
+  };
+}
+
+/**
+ * One defined-error check: the refusal case, and its twin that judges only the code (`code.rule`);
+ * a request that is not refused at all blocks the twin under the refusal's rule.
  */
 function definedError(
   requirement: string,
@@ -80,20 +100,13 @@ function definedError(
   refusal: Refusal,
   code: { code: number; rule: Rule },
 ): Probe[] {
-  const steps = [step.baseline(ALLOW), step.variant(frame, 'error'), step.variant(ALLOW)];
   return [
-    {
-      requirement,
-      name: `${name}/gets-an-error-and-the-backend-keeps-working`,
-      rule: refusal.rule,
-      steps,
-      refusal,
-    },
+    refused(requirement, name, frame, refusal),
     {
       requirement,
       name: `${name}/error-code:${code.code}`,
       rule: code.rule,
-      steps,
+      steps: refusalSteps(frame),
       refusal,
       errorCode: code.code,
     },
@@ -130,3 +143,23 @@ export const DEFINED_ERROR_PROBES: readonly Probe[] = [
     { code: -32601, rule: RULES.definedErrorCode },
   ),
 ];
+
+/** The case name of each request flaw. */
+const REQUEST_FLAW_NAMES: Readonly<Record<RequestFlaw, string>> = {
+  'no-params': 'intercept-without-params',
+  'no-event': 'intercept-params-without-event',
+};
+
+/**
+ * Unprocessable requests (AHP-RPC-001): a hooks/intercept without params, and one whose params
+ * hold no event, each get a JSON-RPC error and break nothing. No code is judged: the draft defines
+ * none for them (its codes are for a version or an event type it does not support).
+ */
+export const UNPROCESSABLE_REQUEST_PROBES: readonly Probe[] = REQUEST_FLAWS.map((flaw) =>
+  refused(
+    'AHP-RPC-001',
+    REQUEST_FLAW_NAMES[flaw],
+    { ...ALLOW, flaw },
+    { what: describeFrame({ ...ALLOW, flaw }), rule: RULES.unprocessableRequest },
+  ),
+);

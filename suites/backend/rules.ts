@@ -128,6 +128,12 @@ export const RULES = {
     summary: 'a request for an unknown method was not refused with an error by a backend that keeps working',
     basis: BASIS.unknownMethod,
   },
+  unprocessableRequest: {
+    key: 'request.unprocessable-refused',
+    summary:
+      'a hooks/intercept request without params or without an event was not refused with an error by a backend that keeps working',
+    basis: BASIS.unprocessableRequest,
+  },
   // One rule for the event and the method code: the same sentence, broken the same way.
   definedErrorCode: {
     key: 'error.defined-code',

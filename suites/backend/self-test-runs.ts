@@ -94,6 +94,14 @@ export const BROKEN_STDIO_RUNS: readonly SelfTestCase[] = [
   { example: 'twins/exit-nonzero', binding: 'stdio-per_event', breaks: ['AHP-STDIO-001'] },
   // It starts and waits, so it can be exercised: judged (exit 1), not refused (exit 3).
   { example: 'twins/crash-on-request', binding: 'stdio-persistent', breaks: ['AHP-STDIO-001'] },
+  // It dies on the two requests it cannot process (no params, no event): both of their cases fail,
+  // as one problem; the plain request after each meets a new process, and no other case sends one.
+  {
+    example: 'twins/crash-on-request-without-event',
+    binding: 'stdio-persistent',
+    breaks: ['AHP-RPC-001'],
+    problems: 1,
+  },
 ];
 
 /** The twins whose defect any binding shows, run over HTTP, plus the HTTP-only ones. */

@@ -3,7 +3,8 @@ import { findingKey } from '../common/finding.js';
 import { toFinding } from './faults.js';
 import { RULES } from './rules.js';
 import { step, stepsFor, type Probe } from './probe.js';
-import { decision, DENY, failed, notified, rpcError } from './test-observations.js';
+import { UNPROCESSABLE_REQUEST_PROBES } from './probes-robustness.js';
+import { decision, DENY, failed, notified, replied, rpcError } from './test-observations.js';
 import { decisionSignature, judgeProbe, runMayStop } from './verdict.js';
 
 const ALLOW = { send: 'intercept', input: 'allow' } as const;
@@ -196,6 +197,39 @@ describe('probe verdicts', () => {
     });
     const broke = [decision(0, []), rpcError(1, -32001), failed(2, 'http.connection-refused')];
     expect(judgeProbe(errorMust, errorMust.steps, broke, 'http').status).toBe('fail');
+  });
+
+  it('unprocessable requests: any error with the request id passes; a result, a wrong id, a crash or silence fails', () => {
+    expect(UNPROCESSABLE_REQUEST_PROBES.map((p) => p.name)).toEqual([
+      'intercept-without-params/gets-an-error-and-the-backend-keeps-working',
+      'intercept-params-without-event/gets-an-error-and-the-backend-keeps-working',
+    ]);
+    for (const p of UNPROCESSABLE_REQUEST_PROBES) {
+      // The draft defines no code for these requests: no case judges one.
+      expect(p.errorCode).toBeUndefined();
+      const run = (second: ReturnType<typeof decision>) =>
+        judgeProbe(p, p.steps, [decision(0, []), second, decision(2, [])], 'stdio-persistent');
+      for (const code of [-32602, -32001, -32002, -32600]) expect(run(rpcError(1, code)).status).toBe('pass');
+      const nullId = replied(1, { jsonrpc: '2.0', id: null, error: { code: -32602, message: 'no' } });
+      for (const bad of [
+        decision(1, []),
+        nullId,
+        failed(1, 'stdio.exit-before-reply'),
+        failed(1, 'deadline'),
+      ]) {
+        expect(run(bad), JSON.stringify(bad.reply)).toMatchObject({
+          status: 'fail',
+          faults: [{ requirement: 'AHP-RPC-001', rule: RULES.unprocessableRequest, step: 2 }],
+        });
+      }
+      const died = judgeProbe(
+        p,
+        p.steps,
+        [decision(0, []), rpcError(1, -32602), failed(2, 'stdio.exit-before-reply')],
+        'stdio-persistent',
+      );
+      expect(died).toMatchObject({ status: 'fail', faults: [{ requirement: 'AHP-RPC-001', step: 3 }] });
+    }
   });
 
   it('notification silence is judged on the notification step, its follow-up as a variant', () => {

@@ -130,7 +130,8 @@ function plainAllow(s: ProbeStep, steps: readonly ProbeStep[]): boolean {
     f.send === 'intercept' &&
     f.input === 'allow' &&
     f.protocolVersion === undefined &&
-    f.eventType === undefined
+    f.eventType === undefined &&
+    f.flaw === undefined
   );
 }
 
