@@ -41,7 +41,17 @@ import {
 } from '@stryker-mutator/api/test-runner';
 import { TARGET_ENV } from './live-log.js';
 import { targetNamed, type ListedCase, type MutationTarget } from './targets.js';
-import { failedCaseOf, killerOrder, onlyArgs, unitOf, unitsOf, type KillRecord } from './units.js';
+import { judgingDigest } from './judging-digest.js';
+import {
+  failedCaseOf,
+  killerOrder,
+  onlyArgs,
+  unitOf,
+  unitOfTestId,
+  unitsOf,
+  unitTestIds,
+  type KillRecord,
+} from './units.js';
 
 const ACTIVE_MUTANT_ENV = '__STRYKER_ACTIVE_MUTANT__';
 const COVERAGE_DIR_ENV = 'AHP_MUTATION_COVERAGE_DIR';
@@ -64,6 +74,8 @@ export class ConformanceTestRunner implements TestRunner {
   private readonly target: MutationTarget;
   private readonly root = process.cwd();
   private units: string[] = [];
+  /** Each unit's test id for Stryker (`<unit>#<digest>`). */
+  private testIds = new Map<string, string>();
   /** Shared by the runner processes of one run (they all work in the same sandbox). */
   private readonly state = join(process.cwd(), '.mutation-state');
 
@@ -89,7 +101,9 @@ export class ConformanceTestRunner implements TestRunner {
     if (build.exitCode !== 0) throw new Error(`building the sandbox's bundles failed:\n${build.all}`);
     const listed = await execa('node', ['bin/ahp-conformance.mjs', 'list', '--json'], { cwd: this.root });
     const cases = (JSON.parse(listed.stdout) as { cases: ListedCase[] }).cases;
-    this.units = unitsOf(cases.filter((c) => this.target.judges(c)).map((c) => c.name));
+    const names = cases.filter((c) => this.target.judges(c)).map((c) => c.name);
+    this.units = unitsOf(names);
+    this.testIds = unitTestIds(names, judgingDigest(this.root, this.target.judging));
   }
 
   async dryRun(): Promise<DryRunResult> {
@@ -104,7 +118,9 @@ export class ConformanceTestRunner implements TestRunner {
         [COVERAGE_DIR_ENV]: dir,
       });
       const timeSpentMs = Date.now() - started;
-      perTest[unit] = hitsIn(dir);
+      const id = this.testIds.get(unit) ?? unit;
+      const hits = hitsIn(dir);
+      perTest[id] = hits;
       rmSync(dir, { recursive: true, force: true });
       if (outcome.exitCode !== 0) {
         return {
@@ -112,14 +128,12 @@ export class ConformanceTestRunner implements TestRunner {
           errorMessage: `the unmutated ${unit} cases did not pass (exit code ${String(outcome.exitCode)}):\n${outcome.tail.join('\n')}`,
         };
       }
-      this.log.info(
-        `dry run: ${unit} reached ${Object.keys(perTest[unit]).length} mutant(s) in ${timeSpentMs} ms`,
-      );
-      tests.push({ id: unit, name: unit, timeSpentMs, status: TestStatus.Success as const });
+      this.log.info(`dry run: ${unit} reached ${Object.keys(hits).length} mutant(s) in ${timeSpentMs} ms`);
+      tests.push({ id, name: id, timeSpentMs, status: TestStatus.Success as const });
     }
     mkdirSync(this.state, { recursive: true });
     const reach = Object.fromEntries(
-      Object.entries(perTest).map(([unit, hits]) => [unit, Object.keys(hits).length]),
+      Object.entries(perTest).map(([id, hits]) => [unitOfTestId(id), Object.keys(hits).length]),
     );
     writeFileSync(join(this.state, 'reach.json'), JSON.stringify(reach));
     writeFileSync(join(this.state, 'kills.jsonl'), '');
@@ -128,7 +142,8 @@ export class ConformanceTestRunner implements TestRunner {
 
   async mutantRun(options: MutantRunOptions): Promise<MutantRunResult> {
     const file = options.activeMutant.fileName;
-    const units = killerOrder(options.testFilter ?? this.units, file, this.kills(), this.reach());
+    const filter = options.testFilter?.map(unitOfTestId);
+    const units = killerOrder(filter ?? this.units, file, this.kills(), this.reach());
     const env = { [ACTIVE_MUTANT_ENV]: options.activeMutant.id };
     const deadline = Date.now() + options.timeout;
     const batches = options.disableBail ? [units] : [units.slice(0, FIRST_UNITS), units.slice(FIRST_UNITS)];
@@ -152,7 +167,7 @@ export class ConformanceTestRunner implements TestRunner {
       );
       return {
         status: MutantRunStatus.Killed,
-        killedBy: [killer],
+        killedBy: [this.testIds.get(killer) ?? killer],
         failureMessage: outcome.firstFailure ?? outcome.tail.join('\n'),
         nrOfTests: units.length,
       };
@@ -183,7 +198,11 @@ export class ConformanceTestRunner implements TestRunner {
     { bail = false, timeoutMs }: { bail?: boolean; timeoutMs?: number } = {},
   ): Promise<CliOutcome> {
     const outputDir = mkdtempSync(join(tmpdir(), 'ahp-mutation-report-'));
-    const call = this.target.command([...onlyArgs(units), '--strict', '--output-dir', outputDir], env);
+    const skip = (this.target.skip?.patterns ?? []).flatMap((pattern) => ['--skip', pattern]);
+    const call = this.target.command(
+      [...onlyArgs(units), ...skip, '--strict', '--output-dir', outputDir],
+      env,
+    );
     const child = execa('node', ['bin/ahp-conformance.mjs', ...call.args], {
       cwd: this.root,
       env: { ...call.env, CI: 'true' },

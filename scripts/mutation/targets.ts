@@ -22,6 +22,10 @@ export interface MutationTarget {
   mutate: string[];
   /** The cases of `ahp-conformance list --json` that judge this target. */
   judges(listed: ListedCase): boolean;
+  /** The folders of the code that judges the cases (judging-digest.ts). */
+  judging: string[];
+  /** `--skip` patterns: cases of those units the target is not meant to pass (with the reason). */
+  skip?: { patterns: string[]; why: string };
   /**
    * The CLI arguments (after `bin/ahp-conformance.mjs`) that run with `options` (the selection and
    * the output folder) against the mutated code. `env` is what the code under test must see (the
@@ -71,12 +75,31 @@ export const HARNESS_FAILURE_CORE = [
   'reference-harness/host-permission.ts',
 ];
 
-export const TARGETS: Readonly<Record<string, MutationTarget>> = {
+/** What judges harness cases: the suite's kit and shared parts, the driver client, the mock, the CLI. */
+const HARNESS_JUDGING = [
+  'suites/common',
+  'suites/driver',
+  'suites/harness/kit',
+  'protocol',
+  'mock-backend',
+  'cli',
+];
+/** What judges backend cases: the backend suite, the reference transports it speaks through, the CLI. */
+const BACKEND_JUDGING = [
+  'suites/common',
+  'suites/backend',
+  'protocol',
+  'reference-harness/transports',
+  'cli',
+];
+
+export const TARGETS: Record<string, MutationTarget> = {
   harness: {
     name: 'harness',
     description: "the harness suite against the reference harness's failure core",
     mutate: HARNESS_FAILURE_CORE,
     judges: (listed) => listed.role === 'harness',
+    judging: HARNESS_JUDGING,
     // The CLI hands its environment to the reference driver and to its in-process cases.
     command: (options, env) => ({ args: ['harness', ...options], env: { ...env } }),
   },
@@ -86,6 +109,7 @@ export const TARGETS: Readonly<Record<string, MutationTarget>> = {
     mutate: ['docs/examples/deny-rm-backend.mjs'],
     // A persistent stdio process is what the example is.
     judges: (listed) => listed.role === 'backend' && listed.transports.includes('stdio-persistent'),
+    judging: BACKEND_JUDGING,
     command: (options, env) => ({
       args: [
         'backend',
@@ -97,6 +121,55 @@ export const TARGETS: Readonly<Record<string, MutationTarget>> = {
       env: {},
     }),
   },
+};
+
+/**
+ * The mock's well-behaved path: what it does with a well-formed request it answers well. The
+ * mutated ranges are the engine's way from a decoded request to its reply bytes (deciding by
+ * rule, matching on method, event type and fields, building a success, a deny or an error reply,
+ * writing it), not its misbehaviours, recordings or harness-side violation checks.
+ */
+const MOCK_WELL_BEHAVED_PATH = [
+  'mock-backend/engine.ts:64-84',
+  'mock-backend/engine.ts:200-223',
+  'mock-backend/engine-matching.ts:17-33',
+  'mock-backend/engine-matching.ts:39-39',
+  'mock-backend/engine-matching.ts:67-100',
+  'mock-backend/engine-replies.ts:43-66',
+  'mock-backend/engine-replies.ts:74-89',
+  'mock-backend/engine-replies.ts:103-120',
+  'mock-backend/engine-behaviours.ts:66-72',
+  'mock-backend/engine-behaviours.ts:249-260',
+];
+
+TARGETS['mock-backend'] = {
+  name: 'mock-backend',
+  description:
+    "backend self-certification against the mock backend's well-behaved path (scripts/mutation/mock-as-backend.json)",
+  mutate: MOCK_WELL_BEHAVED_PATH,
+  judges: (listed) => listed.role === 'backend' && listed.transports.includes('stdio-persistent'),
+  judging: BACKEND_JUDGING,
+  skip: {
+    patterns: ['AHP-VER-001/*/unsupported-protocol-version/**'],
+    why: "the mock answers in the request's protocolVersion by design (harness tests need a reply in any version), and a scenario cannot match on params.protocolVersion",
+  },
+  command: (options, env) => ({
+    args: [
+      'backend',
+      ...BACKEND_INPUTS.slice(0, 3),
+      ...options,
+      '--',
+      ...withEnv(env, [
+        'node',
+        'bin/ahp-conformance.mjs',
+        'mock-backend',
+        '--stdio',
+        '--scenario',
+        'scripts/mutation/mock-as-backend.json',
+      ]),
+    ],
+    env: {},
+  }),
 };
 
 export function targetNamed(name: string): MutationTarget {

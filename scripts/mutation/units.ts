@@ -5,6 +5,7 @@
  * Coverage is recorded per unit (which mutants the unit's cases reached) and a mutant runs only
  * the units that reached it; a mutant is killed by the first case that fails.
  */
+import { createHash } from 'node:crypto';
 
 /** The unit a case belongs to: the requirement ID its name starts with. */
 export function unitOf(caseName: string): string {
@@ -24,8 +25,9 @@ export function onlyArgs(units: readonly string[]): string[] {
 
 /**
  * The case named by a console line that reports a failure (`FAIL <name> (<ms> ms)` for a MUST,
- * `WARN ...` for a SHOULD), or undefined for any other line. The CLI prints it once a case's
- * verdict is final (after its retry on a loaded machine), so it is a kill, not a first impression.
+ * `WARN ...` for a SHOULD), or undefined for any other line. A timing case's failure is printed
+ * before the CLI runs it again, but the run fails either way (flaky fails: cli/pipeline/timing-reruns.ts),
+ * so the first failure line is already the run's verdict.
  */
 export function failedCaseOf(line: string): string | undefined {
   const match = /^(?:FAIL|WARN)\s+(\S+)/.exec(line);
@@ -64,4 +66,34 @@ export function killerOrder(
       (reach[a] ?? Infinity) - (reach[b] ?? Infinity) ||
       a.localeCompare(b),
   );
+}
+
+/**
+ * A unit's test id for Stryker: `<unit>#<digest>`, where the digest covers the unit's case names
+ * and the code that judges every case (`judging`: the suite kit, the CLI, the mock...). An
+ * incremental run reuses a verdict only for tests whose id it saw before, so a unit that gained,
+ * lost or renamed a case, or a change to the judging code, makes the mutants it covers run again.
+ * (A case whose body changed under the same name is trusted to check the same thing.)
+ */
+export function unitTestIds(caseNames: readonly string[], judging: string): Map<string, string> {
+  const byUnit = new Map<string, string[]>();
+  for (const name of caseNames) {
+    const unit = unitOf(name);
+    byUnit.set(unit, [...(byUnit.get(unit) ?? []), name]);
+  }
+  const ids = new Map<string, string>();
+  for (const [unit, names] of byUnit) {
+    const digest = createHash('sha256')
+      .update(judging)
+      .update('\0')
+      .update([...names].sort().join('\n'));
+    ids.set(unit, `${unit}#${digest.digest('hex').slice(0, 10)}`);
+  }
+  return ids;
+}
+
+/** The unit of a test id (`<unit>#<digest>`, or a bare unit). */
+export function unitOfTestId(id: string): string {
+  const hash = id.indexOf('#');
+  return hash < 0 ? id : id.slice(0, hash);
 }
