@@ -137,6 +137,12 @@ export const BASIS = {
     level: 'MUST',
     rule: 'A backend returns a JSON-RPC error for a request whose protocol version or event it cannot process: a hooks/intercept without params has neither, one whose params hold no event has no event. Every message it receives is decoded as JSON-RPC 2.0 (versioning.md AHP-RPC-001), where a request always gets a response. errors.md defines no AHP code for these, so any error code is taken.',
   },
+  toolLessRequest: {
+    document: VERSIONING,
+    anchor: 'AHP-RPC-001',
+    level: 'MUST',
+    rule: 'Messages are JSON-RPC 2.0, where a call gets a Response carrying its id (§4, the id member; §5). A tool.before whose event has no tool, or whose tool has no input, is invalid: a backend may refuse it with an error (base/index.md, Base Protocol profile) or decide it, but it answers it, and goes on answering.',
+  },
   definedErrorCode: {
     document: BASE_INDEX,
     anchor: 'Base Protocol profile',

@@ -2,12 +2,14 @@ import type { Refusal } from './judge.js';
 import {
   describeFrame,
   REQUEST_FLAWS,
+  TOOL_FLAWS,
   UNKNOWN_EVENT_TYPE,
   UNKNOWN_FIELD_SITES,
   UNKNOWN_METHOD,
   UNSUPPORTED_VERSION,
   type FrameSpec,
   type RequestFlaw,
+  type ToolFlaw,
   type UnknownFieldSite,
 } from './frames.js';
 import { step, type Probe } from './probe.js';
@@ -163,3 +165,23 @@ export const UNPROCESSABLE_REQUEST_PROBES: readonly Probe[] = REQUEST_FLAWS.map(
     { what: describeFrame({ ...ALLOW, flaw }), rule: RULES.unprocessableRequest },
   ),
 );
+
+/** The case name of each tool flaw. */
+const TOOL_FLAW_NAMES: Readonly<Record<ToolFlaw, string>> = {
+  'no-tool': 'tool-before-without-tool',
+  'no-tool-input': 'tool-before-tool-without-input',
+};
+
+/**
+ * Invalid tool.before events (AHP-RPC-001): one without a tool, and one whose tool has no input,
+ * each get a JSON-RPC response with their id, an error or a decision (a lenient backend may decide
+ * them), and the plain request after it is answered, by the same process on persistent stdio. A
+ * policy that reads the tool input unchecked dies on them.
+ */
+export const TOOL_LESS_PROBES: readonly Probe[] = TOOL_FLAWS.map((flaw) => ({
+  requirement: 'AHP-RPC-001',
+  name: `${TOOL_FLAW_NAMES[flaw]}/gets-an-answer-with-its-id-and-the-backend-keeps-working`,
+  rule: RULES.toolLessRequest,
+  steps: [step.baseline(ALLOW), step.variant({ ...ALLOW, flaw }, 'reply'), step.variant(ALLOW)],
+  sameProcess: true,
+}));

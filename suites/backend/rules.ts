@@ -134,6 +134,12 @@ export const RULES = {
       'a hooks/intercept request without params or without an event was not refused with an error by a backend that keeps working',
     basis: BASIS.unprocessableRequest,
   },
+  toolLessRequest: {
+    key: 'request.without-tool-answered',
+    summary:
+      'a tool.before without a tool, or whose tool has no input, was not answered with its id by a backend that keeps working',
+    basis: BASIS.toolLessRequest,
+  },
   // One rule for the event and the method code: the same sentence, broken the same way.
   definedErrorCode: {
     key: 'error.defined-code',

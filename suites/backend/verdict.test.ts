@@ -3,11 +3,17 @@ import { findingKey } from '../common/finding.js';
 import { toFinding } from './faults.js';
 import { RULES } from './rules.js';
 import { step, stepsFor, type Probe } from './probe.js';
-import { UNPROCESSABLE_REQUEST_PROBES } from './probes-robustness.js';
+import { TOOL_LESS_PROBES, UNPROCESSABLE_REQUEST_PROBES } from './probes-robustness.js';
 import { decision, DENY, failed, notified, replied, rpcError } from './test-observations.js';
 import { decisionSignature, judgeProbe, runMayStop } from './verdict.js';
 
 const ALLOW = { send: 'intercept', input: 'allow' } as const;
+/** The message of a plain decision ([]) for the request of `step`. */
+const DECIDED = (step: number) => ({
+  jsonrpc: '2.0',
+  id: `evt_${step}`,
+  result: { protocolVersion: 'draft', effects: [] },
+});
 
 describe('probe verdicts', () => {
   const wire: Probe = {
@@ -229,6 +235,32 @@ describe('probe verdicts', () => {
         'stdio-persistent',
       );
       expect(died).toMatchObject({ status: 'fail', faults: [{ requirement: 'AHP-RPC-001', step: 3 }] });
+    }
+  });
+
+  it('a tool.before without a tool or its input: an error or a decision with its id passes; a wrong id, a crash or another process fails', () => {
+    expect(TOOL_LESS_PROBES.map((p) => p.name)).toEqual([
+      'tool-before-without-tool/gets-an-answer-with-its-id-and-the-backend-keeps-working',
+      'tool-before-tool-without-input/gets-an-answer-with-its-id-and-the-backend-keeps-working',
+    ]);
+    for (const p of TOOL_LESS_PROBES) {
+      expect(p.errorCode).toBeUndefined();
+      const run = (second: ReturnType<typeof decision>, third = decision(2, [])) =>
+        judgeProbe(p, p.steps, [decision(0, []), second, third], 'stdio-persistent');
+      for (const answer of [decision(1, []), decision(1, [DENY]), rpcError(1, -32602), rpcError(1, -32002)]) {
+        expect(run(answer).status, JSON.stringify(answer.reply)).toBe('pass');
+      }
+      const nullId = replied(1, { jsonrpc: '2.0', id: null, error: { code: -32602, message: 'no' } });
+      for (const bad of [nullId, failed(1, 'stdio.exit-before-reply'), failed(1, 'deadline')]) {
+        expect(run(bad), JSON.stringify(bad.reply)).toMatchObject({
+          status: 'fail',
+          faults: [{ requirement: 'AHP-RPC-001', rule: RULES.toolLessRequest, step: 2 }],
+        });
+      }
+      expect(run(decision(1, []), replied(2, DECIDED(2), 'evt_2', [200]))).toMatchObject({
+        status: 'fail',
+        faults: [{ way: 'process-replaced' }],
+      });
     }
   });
 
