@@ -12,6 +12,7 @@ import {
   UNKNOWN_EVENT_TYPE,
   UNKNOWN_FIELD,
   UNKNOWN_METHOD,
+  UNPARSABLE_TEXT,
   UNSUPPORTED_VERSION,
 } from './frames.js';
 
@@ -114,6 +115,15 @@ describe('frame factory', () => {
     }
   });
 
+  it('builds a line that is not JSON, holds no id and no newline, and must be answered with id null', () => {
+    const frame = factory().build({ send: 'unparsable' });
+    expect(frame).toEqual({ kind: 'request', text: UNPARSABLE_TEXT, id: null });
+    expect(() => JSON.parse(frame.text) as unknown).toThrow(SyntaxError);
+    expect(frame.text).not.toContain('\n');
+    expect(frame.text).not.toContain('"id"');
+    expect(intentOf({ send: 'unparsable' })).toEqual({ valid: false, breaks: 'it is not JSON' });
+  });
+
   it('refuses a deny-path frame without a deny input and a repeat of a step not built yet', () => {
     expect(() =>
       new FrameFactory({ allow: ALLOW_INPUT }, Date.now).build({ send: 'intercept', input: 'deny' }),
@@ -137,6 +147,14 @@ describe('every frame the backend suite sends', () => {
           if (!spec) throw new Error(`${probe.name}: a repeat of a missing step`);
           const intent = intentOf(spec);
           const where = `${probe.requirement}/${binding}/${probe.name} ${frame.text}`;
+          if (spec.send === 'unparsable') {
+            // No validator reads it: that it is no JSON at all is what it breaks.
+            expect(() => JSON.parse(frame.text) as unknown, where).toThrow(SyntaxError);
+            expect(intent.valid, where).toBe(false);
+            expect(s.expect, where).toBe('error');
+            checked += 1;
+            continue;
+          }
           const message = JSON.parse(frame.text) as JsonValue;
           const violations =
             frame.kind === 'notification'

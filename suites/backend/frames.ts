@@ -48,6 +48,8 @@ export type FrameSpec =
   | { send: 'method'; method: string }
   /** The exact bytes of an earlier step's frame (a duplicate delivery). */
   | { send: 'repeat'; of: number }
+  /** A line that is not JSON (`UNPARSABLE_TEXT`): a request cut off before its end. */
+  | { send: 'unparsable' }
   /**
    * A `hooks/observe` notification (no id: it gets no reply), or, with `flaw`, a notification
    * the backend cannot process, which gets no reply either.
@@ -110,12 +112,22 @@ const TOOL_FLAW_WORDS: Readonly<Record<ToolFlaw, string>> = {
 const isToolFlaw = (flaw: RequestFlaw | ToolFlaw): flaw is ToolFlaw =>
   (TOOL_FLAWS as readonly string[]).includes(flaw);
 
+/**
+ * The text of the `unparsable` frame: a hooks/intercept request cut off before its end, as a torn
+ * write leaves it. The part that arrived holds no id, so the reply's id can only be null.
+ */
+export const UNPARSABLE_TEXT =
+  '{"jsonrpc":"2.0","method":"hooks/intercept","params":{"protocolVersion":"draft"';
+
 /** A frame ready to write. */
 export interface BuiltFrame {
   kind: 'request' | 'notification';
   text: string;
-  /** The JSON-RPC id of a request. */
-  id?: string;
+  /**
+   * The JSON-RPC id a reply must carry: a request's own, or null for a line that is not JSON (no
+   * id can be read from it). Absent for a notification.
+   */
+  id?: string | null;
 }
 
 /** The tool input of the allow path when the vendor gives no `--allow-input`: a read-only listing. */
@@ -154,8 +166,8 @@ export function advertisementOf(spec: Extract<FrameSpec, { send: 'intercept' }>)
 /**
  * Whether a frame spec builds a valid draft message, or what it breaks on purpose. Everything the
  * suite sends is valid except these: the requests a backend must refuse with an error, the
- * tool.before events without a tool or its input (answered either way), and the notifications
- * it must leave unanswered.
+ * tool.before events without a tool or its input (answered either way), the line that is not
+ * JSON, and the notifications it must leave unanswered.
  */
 export function intentOf(spec: FrameSpec): { valid: true } | { valid: false; breaks: string } {
   if (spec.send === 'method')
@@ -163,6 +175,7 @@ export function intentOf(spec: FrameSpec): { valid: true } | { valid: false; bre
   if (spec.send === 'observe' && spec.flaw !== undefined) {
     return { valid: false, breaks: `a notification: ${NOTIFICATION_FLAW_WORDS[spec.flaw]}` };
   }
+  if (spec.send === 'unparsable') return { valid: false, breaks: 'it is not JSON' };
   if (spec.send !== 'intercept') return { valid: true };
   if (spec.flaw !== undefined) {
     return { valid: false, breaks: `a hooks/intercept request: ${flawWords(spec.flaw)}` };
@@ -205,6 +218,8 @@ export function describeFrame(spec: FrameSpec): string {
         : `a notification the backend cannot process (${NOTIFICATION_FLAW_WORDS[spec.flaw]})`;
     case 'repeat':
       return `the frame of step ${spec.of + 1} again`;
+    case 'unparsable':
+      return 'a line that is not JSON (a hooks/intercept request cut off before its end)';
     case 'intercept': {
       // A request without an event or a tool carries no tool input: its flaw is all there is to say.
       if (spec.flaw !== undefined && isToolFlaw(spec.flaw)) {
@@ -303,6 +318,8 @@ export class FrameFactory {
         );
         return { kind: 'notification', text: JSON.stringify(message) };
       }
+      case 'unparsable':
+        return { kind: 'request', text: UNPARSABLE_TEXT, id: null };
       case 'intercept':
         return this.intercept(spec);
     }

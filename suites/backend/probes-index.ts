@@ -4,6 +4,7 @@ import { LIVENESS_PROBES } from './probes-liveness.js';
 import {
   DEFINED_ERROR_PROBES,
   DUPLICATE_PROBES,
+  PARSE_ERROR_PROBES,
   TOOL_LESS_PROBES,
   UNKNOWN_FIELD_PROBES,
   UNPROCESSABLE_REQUEST_PROBES,
@@ -12,7 +13,8 @@ import { WIRE_PROBES } from './probes-wire.js';
 
 /**
  * Every backend probe, in report order: wire, decisions, returned values, duplicates, unknown
- * fields, errors (defined, then unprocessable requests), invalid tool.before events, liveness.
+ * fields, errors (defined, then unprocessable requests), invalid tool.before events, a line that
+ * is not JSON, liveness.
  */
 export const BACKEND_PROBES: readonly Probe[] = [
   ...WIRE_PROBES,
@@ -23,5 +25,6 @@ export const BACKEND_PROBES: readonly Probe[] = [
   ...DEFINED_ERROR_PROBES,
   ...UNPROCESSABLE_REQUEST_PROBES,
   ...TOOL_LESS_PROBES,
+  ...PARSE_ERROR_PROBES,
   ...LIVENESS_PROBES,
 ];

@@ -185,3 +185,34 @@ export const TOOL_LESS_PROBES: readonly Probe[] = TOOL_FLAWS.map((flaw) => ({
   steps: [step.baseline(ALLOW), step.variant({ ...ALLOW, flaw }, 'reply'), step.variant(ALLOW)],
   sameProcess: true,
 }));
+
+const NOT_JSON: FrameSpec = { send: 'unparsable' };
+const NOT_JSON_REFUSAL: Refusal = { what: describeFrame(NOT_JSON), rule: RULES.parseError };
+
+/**
+ * A line that is not JSON (AHP-RPC-001): a JSON-RPC error with id null, and the plain request
+ * after it answered, by the same process on persistent stdio (a MUST); its twin asks for the code
+ * -32700 (a SHOULD: JSON-RPC 2.0's code table). Over stdio only: http.md gives no status for the
+ * answer to a body that is not JSON, and the harness's HTTP exchange reads only a 200's body, so
+ * an error sent with another status could not be read.
+ */
+export const PARSE_ERROR_PROBES: readonly Probe[] = [
+  {
+    requirement: 'AHP-RPC-001',
+    name: 'line-not-json/gets-an-error-with-id-null-and-the-backend-keeps-working',
+    rule: RULES.parseError,
+    bindings: ['stdio-persistent', 'stdio-per_event'],
+    steps: refusalSteps(NOT_JSON),
+    refusal: NOT_JSON_REFUSAL,
+    sameProcess: true,
+  },
+  {
+    requirement: 'AHP-RPC-001',
+    name: 'line-not-json/error-code:-32700',
+    rule: RULES.parseErrorCode,
+    bindings: ['stdio-persistent', 'stdio-per_event'],
+    steps: refusalSteps(NOT_JSON),
+    refusal: NOT_JSON_REFUSAL,
+    errorCode: -32700,
+  },
+];
