@@ -102,6 +102,14 @@ export const BROKEN_STDIO_RUNS: readonly SelfTestCase[] = [
     breaks: ['AHP-RPC-001'],
     problems: 1,
   },
+  // It dies on the tool.before without a tool and on the one whose tool has no input: both of
+  // their cases fail, as one problem, and every valid request is answered.
+  {
+    example: 'twins/crash-on-missing-tool-input',
+    binding: 'stdio-persistent',
+    breaks: ['AHP-RPC-001'],
+    problems: 1,
+  },
 ];
 
 /** The twins whose defect any binding shows, run over HTTP, plus the HTTP-only ones. */
