@@ -110,6 +110,14 @@ export const BROKEN_STDIO_RUNS: readonly SelfTestCase[] = [
     breaks: ['AHP-RPC-001'],
     problems: 1,
   },
+  // Only stdio sends a line that is not JSON. It dies on it: that case fails, and the code case
+  // sharing its run is blocked by it.
+  {
+    example: 'twins/crash-on-line-not-json',
+    binding: 'stdio-persistent',
+    breaks: ['AHP-RPC-001'],
+    problems: 1,
+  },
 ];
 
 /** The twins whose defect any binding shows, run over HTTP, plus the HTTP-only ones. */
