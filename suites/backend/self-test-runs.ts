@@ -118,6 +118,14 @@ export const BROKEN_STDIO_RUNS: readonly SelfTestCase[] = [
     breaks: ['AHP-RPC-001'],
     problems: 1,
   },
+  // It answers that line with id null but -32600: only the SHOULD case of the code warns.
+  {
+    example: 'twins/parse-error-code',
+    binding: 'stdio-persistent',
+    breaks: [],
+    warnings: ['AHP-RPC-001'],
+    problems: 1,
+  },
 ];
 
 /** The twins whose defect any binding shows, run over HTTP, plus the HTTP-only ones. */
