@@ -119,8 +119,9 @@ function definedError(
  * Defined errors: an unsupported protocolVersion (AHP-VER-001), an event type the backend does
  * not handle (AHP-CORE-003: unknown event values are unsupported, never ignorable) and an unknown
  * method (AHP-RPC-002: only the AHP methods carry decisions) each get a JSON-RPC error, and none
- * of them breaks the backend. The codes are MUSTs where the draft defines them (-32001 for the
- * version, -32002 for the event); -32601 for a method is JSON-RPC 2.0's recommendation (SHOULD).
+ * of them breaks the backend. Each code is a MUST: base/index.md (Base Protocol profile) asks the
+ * defined error for each, -32001 for the version and -32002 for the event (errors.md), and -32601
+ * for a method (JSON-RPC 2.0, whose errors the draft's backends use).
  */
 export const DEFINED_ERROR_PROBES: readonly Probe[] = [
   ...definedError(
