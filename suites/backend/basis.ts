@@ -137,6 +137,24 @@ export const BASIS = {
     level: 'MUST',
     rule: 'A backend returns a JSON-RPC error for a request whose protocol version or event it cannot process: a hooks/intercept without params has neither, one whose params hold no event has no event. Every message it receives is decoded as JSON-RPC 2.0 (versioning.md AHP-RPC-001), where a request always gets a response. errors.md defines no AHP code for these, so any error code is taken.',
   },
+  parseError: {
+    document: VERSIONING,
+    anchor: 'AHP-RPC-001',
+    level: 'MUST',
+    rule: 'Messages are JSON-RPC 2.0, where every call but a Notification gets a Response (§5), and the Response to one whose id could not be read, a Parse error first of all, carries id null (§5, the id member). A line that is not JSON cannot be a Notification (a Request object without an id), so it gets an error with id null, and a persistent backend remains alive for the messages after it (stdio.md, Persistent lifecycle).',
+  },
+  parseErrorCode: {
+    document: VERSIONING,
+    anchor: 'AHP-RPC-001',
+    level: 'SHOULD',
+    rule: 'JSON-RPC 2.0 (§5.1) names -32700 Parse error for invalid JSON received by the server. Its code table carries no MUST, and the defined-error MUST of base/index.md (Base Protocol profile) covers requests whose version, method or event a backend cannot process, not text that is no request at all: a SHOULD.',
+  },
+  toolLessRequest: {
+    document: VERSIONING,
+    anchor: 'AHP-RPC-001',
+    level: 'MUST',
+    rule: 'Messages are JSON-RPC 2.0, where a call gets a Response carrying its id (§4, the id member; §5). A tool.before whose event has no tool, or whose tool has no input, is invalid: a backend may refuse it with an error (base/index.md, Base Protocol profile) or decide it, but it answers it, and goes on answering.',
+  },
   definedErrorCode: {
     document: BASE_INDEX,
     anchor: 'Base Protocol profile',

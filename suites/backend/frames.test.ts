@@ -8,9 +8,11 @@ import {
   FrameFactory,
   intentOf,
   REQUEST_FLAWS,
+  TOOL_FLAWS,
   UNKNOWN_EVENT_TYPE,
   UNKNOWN_FIELD,
   UNKNOWN_METHOD,
+  UNPARSABLE_TEXT,
   UNSUPPORTED_VERSION,
 } from './frames.js';
 
@@ -101,6 +103,27 @@ describe('frame factory', () => {
     }
   });
 
+  it('builds the tool.before without a tool, and the one whose tool has no input, and calls them invalid', () => {
+    const f = factory();
+    const toolless = parse(f.build({ send: 'intercept', input: 'allow', flaw: 'no-tool' }).text);
+    const inputless = parse(f.build({ send: 'intercept', input: 'allow', flaw: 'no-tool-input' }).text);
+    expect(toolless.params.event).not.toHaveProperty('tool');
+    expect(toolless.params.event.call).toBeDefined();
+    expect(inputless.params.event.tool).toEqual({ name: 'Bash', kind: 'shell', origin: 'native' });
+    for (const flaw of TOOL_FLAWS) {
+      expect(intentOf({ send: 'intercept', input: 'allow', flaw })).toMatchObject({ valid: false });
+    }
+  });
+
+  it('builds a line that is not JSON, holds no id and no newline, and must be answered with id null', () => {
+    const frame = factory().build({ send: 'unparsable' });
+    expect(frame).toEqual({ kind: 'request', text: UNPARSABLE_TEXT, id: null });
+    expect(() => JSON.parse(frame.text) as unknown).toThrow(SyntaxError);
+    expect(frame.text).not.toContain('\n');
+    expect(frame.text).not.toContain('"id"');
+    expect(intentOf({ send: 'unparsable' })).toEqual({ valid: false, breaks: 'it is not JSON' });
+  });
+
   it('refuses a deny-path frame without a deny input and a repeat of a step not built yet', () => {
     expect(() =>
       new FrameFactory({ allow: ALLOW_INPUT }, Date.now).build({ send: 'intercept', input: 'deny' }),
@@ -120,20 +143,29 @@ describe('every frame the backend suite sends', () => {
         const f = new FrameFactory({ allow, deny: DENY_INPUT, modify: { command: 'curl x | sh' } }, Date.now);
         for (const s of stepsFor(probe, true)) {
           const frame = f.build(s.frame);
-          const message = JSON.parse(frame.text) as JsonValue;
           const spec = s.frame.send === 'repeat' ? probe.steps[s.frame.of]?.frame : s.frame;
           if (!spec) throw new Error(`${probe.name}: a repeat of a missing step`);
           const intent = intentOf(spec);
+          const where = `${probe.requirement}/${binding}/${probe.name} ${frame.text}`;
+          if (spec.send === 'unparsable') {
+            // No validator reads it: that it is no JSON at all is what it breaks.
+            expect(() => JSON.parse(frame.text) as unknown, where).toThrow(SyntaxError);
+            expect(intent.valid, where).toBe(false);
+            expect(s.expect, where).toBe('error');
+            checked += 1;
+            continue;
+          }
+          const message = JSON.parse(frame.text) as JsonValue;
           const violations =
             frame.kind === 'notification'
               ? validateObserveNotification(message)
               : validateInterceptRequest(message);
-          const where = `${probe.requirement}/${binding}/${probe.name} ${frame.text}`;
           if (intent.valid) expect(violations, where).toEqual([]);
           else {
             expect(violations.length, `${where} should break: ${intent.breaks}`).toBeGreaterThan(0);
             // An invalid frame is sent only where its reply must be an error, where only the
-            // reply's framing is read (the stdout cases), or, as a notification, where nothing may come back.
+            // reply's framing and id are read (the stdout cases; a tool.before without its tool,
+            // which may be refused or decided), or, as a notification, where nothing may come back.
             expect(frame.kind === 'notification' ? ['silence'] : ['error', 'reply'], where).toContain(
               s.expect,
             );

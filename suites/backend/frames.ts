@@ -38,13 +38,18 @@ export type FrameSpec =
       protocolVersion?: string;
       /** Overrides `event.type` (an event the backend cannot handle). */
       eventType?: string;
-      /** Takes the params, or the event out of them: a request the backend cannot process. */
-      flaw?: RequestFlaw;
+      /**
+       * Takes the params, or the event out of them (a request the backend cannot process), or
+       * the tool, or the tool's input, out of the event (one a lenient backend may still decide).
+       */
+      flaw?: RequestFlaw | ToolFlaw;
     }
   /** A request with a method AHP does not define. */
   | { send: 'method'; method: string }
   /** The exact bytes of an earlier step's frame (a duplicate delivery). */
   | { send: 'repeat'; of: number }
+  /** A line that is not JSON (`UNPARSABLE_TEXT`): a request cut off before its end. */
+  | { send: 'unparsable' }
   /**
    * A `hooks/observe` notification (no id: it gets no reply), or, with `flaw`, a notification
    * the backend cannot process, which gets no reply either.
@@ -89,12 +94,40 @@ const REQUEST_FLAW_WORDS: Readonly<Record<RequestFlaw, string>> = {
   'no-event': 'its params hold no event',
 };
 
+/**
+ * What makes a tool.before's event lack what a policy reads: no `tool`, or a `tool` without its
+ * `input`. Both are invalid (the schema requires them), but a backend may still decide it.
+ */
+export type ToolFlaw = 'no-tool' | 'no-tool-input';
+
+/** Every tool flaw, in the order the cases name them. */
+export const TOOL_FLAWS: readonly ToolFlaw[] = ['no-tool', 'no-tool-input'];
+
+/** What each tool flaw breaks, in words, for findings and the validator cross-check. */
+const TOOL_FLAW_WORDS: Readonly<Record<ToolFlaw, string>> = {
+  'no-tool': 'its event has no tool',
+  'no-tool-input': 'its tool has no input',
+};
+
+const isToolFlaw = (flaw: RequestFlaw | ToolFlaw): flaw is ToolFlaw =>
+  (TOOL_FLAWS as readonly string[]).includes(flaw);
+
+/**
+ * The text of the `unparsable` frame: a hooks/intercept request cut off before its end, as a torn
+ * write leaves it. The part that arrived holds no id, so the reply's id can only be null.
+ */
+export const UNPARSABLE_TEXT =
+  '{"jsonrpc":"2.0","method":"hooks/intercept","params":{"protocolVersion":"draft"';
+
 /** A frame ready to write. */
 export interface BuiltFrame {
   kind: 'request' | 'notification';
   text: string;
-  /** The JSON-RPC id of a request. */
-  id?: string;
+  /**
+   * The JSON-RPC id a reply must carry: a request's own, or null for a line that is not JSON (no
+   * id can be read from it). Absent for a notification.
+   */
+  id?: string | null;
 }
 
 /** The tool input of the allow path when the vendor gives no `--allow-input`: a read-only listing. */
@@ -132,8 +165,9 @@ export function advertisementOf(spec: Extract<FrameSpec, { send: 'intercept' }>)
 
 /**
  * Whether a frame spec builds a valid draft message, or what it breaks on purpose. Everything the
- * suite sends is valid except these: the requests a backend must refuse with an error, and the
- * notifications it must leave unanswered.
+ * suite sends is valid except these: the requests a backend must refuse with an error, the
+ * tool.before events without a tool or its input (answered either way), the line that is not
+ * JSON, and the notifications it must leave unanswered.
  */
 export function intentOf(spec: FrameSpec): { valid: true } | { valid: false; breaks: string } {
   if (spec.send === 'method')
@@ -141,9 +175,10 @@ export function intentOf(spec: FrameSpec): { valid: true } | { valid: false; bre
   if (spec.send === 'observe' && spec.flaw !== undefined) {
     return { valid: false, breaks: `a notification: ${NOTIFICATION_FLAW_WORDS[spec.flaw]}` };
   }
+  if (spec.send === 'unparsable') return { valid: false, breaks: 'it is not JSON' };
   if (spec.send !== 'intercept') return { valid: true };
   if (spec.flaw !== undefined) {
-    return { valid: false, breaks: `a hooks/intercept request: ${REQUEST_FLAW_WORDS[spec.flaw]}` };
+    return { valid: false, breaks: `a hooks/intercept request: ${flawWords(spec.flaw)}` };
   }
   if (spec.protocolVersion !== undefined) {
     return { valid: false, breaks: `params.protocolVersion "${spec.protocolVersion}" is not the draft's` };
@@ -152,6 +187,11 @@ export function intentOf(spec: FrameSpec): { valid: true } | { valid: false; bre
     return { valid: false, breaks: `event.type "${spec.eventType}" is no AHP event type` };
   }
   return { valid: true };
+}
+
+/** What a request flaw or a tool flaw breaks, in words. */
+function flawWords(flaw: RequestFlaw | ToolFlaw): string {
+  return isToolFlaw(flaw) ? TOOL_FLAW_WORDS[flaw] : REQUEST_FLAW_WORDS[flaw];
 }
 
 /** Names used for unknown fields: no AHP revision defines them. */
@@ -178,8 +218,13 @@ export function describeFrame(spec: FrameSpec): string {
         : `a notification the backend cannot process (${NOTIFICATION_FLAW_WORDS[spec.flaw]})`;
     case 'repeat':
       return `the frame of step ${spec.of + 1} again`;
+    case 'unparsable':
+      return 'a line that is not JSON (a hooks/intercept request cut off before its end)';
     case 'intercept': {
-      // A request without an event carries no tool input: its flaw is all there is to say.
+      // A request without an event or a tool carries no tool input: its flaw is all there is to say.
+      if (spec.flaw !== undefined && isToolFlaw(spec.flaw)) {
+        return `an invalid tool.before (${TOOL_FLAW_WORDS[spec.flaw]})`;
+      }
       if (spec.flaw !== undefined) {
         return `a hooks/intercept request the backend cannot process (${REQUEST_FLAW_WORDS[spec.flaw]})`;
       }
@@ -273,6 +318,8 @@ export class FrameFactory {
         );
         return { kind: 'notification', text: JSON.stringify(message) };
       }
+      case 'unparsable':
+        return { kind: 'request', text: UNPARSABLE_TEXT, id: null };
       case 'intercept':
         return this.intercept(spec);
     }
@@ -314,6 +361,8 @@ export class FrameFactory {
     // The id stays the event's id even when the flaw takes the event out: fresh, like every request's.
     const id = event.id as string;
     if (spec.flaw === 'no-event') delete params.event;
+    if (spec.flaw === 'no-tool') delete event.tool;
+    if (spec.flaw === 'no-tool-input') delete (event.tool as JsonObject).input;
     const message: JsonObject = { jsonrpc: '2.0', id, method: INTERCEPT_METHOD };
     if (spec.flaw !== 'no-params') message.params = params;
     return { kind: 'request', text: JSON.stringify(message), id };

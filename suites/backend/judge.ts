@@ -42,6 +42,10 @@ function envelope(obs: RequestObservation): {
   }
   const faults: StepFault[] = [];
   if (obs.frame.id !== undefined && !idsEqual(env.id, obs.frame.id)) {
+    const due =
+      obs.frame.id === null
+        ? 'null, the id of a reply to a message whose id could not be read'
+        : `the request id ${JSON.stringify(obs.frame.id)}`;
     faults.push({
       requirement: 'AHP-RPC-001',
       step,
@@ -49,7 +53,7 @@ function envelope(obs: RequestObservation): {
       rule: RULES.jsonRpcResponse,
       way: 'id',
       summary: 'a reply does not carry the id of its request',
-      message: `the reply id ${JSON.stringify(env.id)} is not the request id ${JSON.stringify(obs.frame.id)}`,
+      message: `the reply id ${JSON.stringify(env.id)} is not ${due}`,
     });
   }
   return env.kind === 'result' ? { faults, result: env.result } : { faults, error: env.error };

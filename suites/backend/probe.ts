@@ -61,7 +61,10 @@ export interface Probe {
   steps: readonly ProbeStep[];
   /** Pairs of step indexes whose decisions must be the same (duplicate delivery, unknown fields). */
   sameDecision?: readonly (readonly [number, number])[];
-  /** The JSON-RPC error code the variant steps should carry (a SHOULD check beside the MUST one). */
+  /**
+   * The JSON-RPC error code the variant steps should carry: a check of its own beside the refusal
+   * case, at its rule's level (MUST for the codes the draft defines, SHOULD for -32700).
+   */
   errorCode?: number;
   /** The subject steps must include a deny, else the deny path was not exercised (`untested`). */
   requireDeny?: true;

@@ -4,6 +4,8 @@ import { LIVENESS_PROBES } from './probes-liveness.js';
 import {
   DEFINED_ERROR_PROBES,
   DUPLICATE_PROBES,
+  PARSE_ERROR_PROBES,
+  TOOL_LESS_PROBES,
   UNKNOWN_FIELD_PROBES,
   UNPROCESSABLE_REQUEST_PROBES,
 } from './probes-robustness.js';
@@ -11,7 +13,8 @@ import { WIRE_PROBES } from './probes-wire.js';
 
 /**
  * Every backend probe, in report order: wire, decisions, returned values, duplicates, unknown
- * fields, errors (defined, then unprocessable requests), liveness.
+ * fields, errors (defined, then unprocessable requests), invalid tool.before events, a line that
+ * is not JSON, liveness.
  */
 export const BACKEND_PROBES: readonly Probe[] = [
   ...WIRE_PROBES,
@@ -21,5 +24,7 @@ export const BACKEND_PROBES: readonly Probe[] = [
   ...UNKNOWN_FIELD_PROBES,
   ...DEFINED_ERROR_PROBES,
   ...UNPROCESSABLE_REQUEST_PROBES,
+  ...TOOL_LESS_PROBES,
+  ...PARSE_ERROR_PROBES,
   ...LIVENESS_PROBES,
 ];

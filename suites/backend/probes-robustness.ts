@@ -2,12 +2,14 @@ import type { Refusal } from './judge.js';
 import {
   describeFrame,
   REQUEST_FLAWS,
+  TOOL_FLAWS,
   UNKNOWN_EVENT_TYPE,
   UNKNOWN_FIELD_SITES,
   UNKNOWN_METHOD,
   UNSUPPORTED_VERSION,
   type FrameSpec,
   type RequestFlaw,
+  type ToolFlaw,
   type UnknownFieldSite,
 } from './frames.js';
 import { step, type Probe } from './probe.js';
@@ -117,8 +119,9 @@ function definedError(
  * Defined errors: an unsupported protocolVersion (AHP-VER-001), an event type the backend does
  * not handle (AHP-CORE-003: unknown event values are unsupported, never ignorable) and an unknown
  * method (AHP-RPC-002: only the AHP methods carry decisions) each get a JSON-RPC error, and none
- * of them breaks the backend. The codes are MUSTs where the draft defines them (-32001 for the
- * version, -32002 for the event); -32601 for a method is JSON-RPC 2.0's recommendation (SHOULD).
+ * of them breaks the backend. Each code is a MUST: base/index.md (Base Protocol profile) asks the
+ * defined error for each, -32001 for the version and -32002 for the event (errors.md), and -32601
+ * for a method (JSON-RPC 2.0, whose errors the draft's backends use).
  */
 export const DEFINED_ERROR_PROBES: readonly Probe[] = [
   ...definedError(
@@ -163,3 +166,54 @@ export const UNPROCESSABLE_REQUEST_PROBES: readonly Probe[] = REQUEST_FLAWS.map(
     { what: describeFrame({ ...ALLOW, flaw }), rule: RULES.unprocessableRequest },
   ),
 );
+
+/** The case name of each tool flaw. */
+const TOOL_FLAW_NAMES: Readonly<Record<ToolFlaw, string>> = {
+  'no-tool': 'tool-before-without-tool',
+  'no-tool-input': 'tool-before-tool-without-input',
+};
+
+/**
+ * Invalid tool.before events (AHP-RPC-001): one without a tool, and one whose tool has no input,
+ * each get a JSON-RPC response with their id, an error or a decision (a lenient backend may decide
+ * them), and the plain request after it is answered, by the same process on persistent stdio. A
+ * policy that reads the tool input unchecked dies on them.
+ */
+export const TOOL_LESS_PROBES: readonly Probe[] = TOOL_FLAWS.map((flaw) => ({
+  requirement: 'AHP-RPC-001',
+  name: `${TOOL_FLAW_NAMES[flaw]}/gets-an-answer-with-its-id-and-the-backend-keeps-working`,
+  rule: RULES.toolLessRequest,
+  steps: [step.baseline(ALLOW), step.variant({ ...ALLOW, flaw }, 'reply'), step.variant(ALLOW)],
+  sameProcess: true,
+}));
+
+const NOT_JSON: FrameSpec = { send: 'unparsable' };
+const NOT_JSON_REFUSAL: Refusal = { what: describeFrame(NOT_JSON), rule: RULES.parseError };
+
+/**
+ * A line that is not JSON (AHP-RPC-001): a JSON-RPC error with id null, and the plain request
+ * after it answered, by the same process on persistent stdio (a MUST); its twin asks for the code
+ * -32700 (a SHOULD: JSON-RPC 2.0's code table). Over stdio only: http.md gives no status for the
+ * answer to a body that is not JSON, and the harness's HTTP exchange reads only a 200's body, so
+ * an error sent with another status could not be read.
+ */
+export const PARSE_ERROR_PROBES: readonly Probe[] = [
+  {
+    requirement: 'AHP-RPC-001',
+    name: 'line-not-json/gets-an-error-with-id-null-and-the-backend-keeps-working',
+    rule: RULES.parseError,
+    bindings: ['stdio-persistent', 'stdio-per_event'],
+    steps: refusalSteps(NOT_JSON),
+    refusal: NOT_JSON_REFUSAL,
+    sameProcess: true,
+  },
+  {
+    requirement: 'AHP-RPC-001',
+    name: 'line-not-json/error-code:-32700',
+    rule: RULES.parseErrorCode,
+    bindings: ['stdio-persistent', 'stdio-per_event'],
+    steps: refusalSteps(NOT_JSON),
+    refusal: NOT_JSON_REFUSAL,
+    errorCode: -32700,
+  },
+];

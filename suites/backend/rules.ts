@@ -134,6 +134,23 @@ export const RULES = {
       'a hooks/intercept request without params or without an event was not refused with an error by a backend that keeps working',
     basis: BASIS.unprocessableRequest,
   },
+  parseError: {
+    key: 'jsonrpc.parse-error-answered',
+    summary:
+      'a line that is not JSON was not answered with a JSON-RPC error with id null by a backend that keeps working',
+    basis: BASIS.parseError,
+  },
+  parseErrorCode: {
+    key: 'jsonrpc.parse-error-code',
+    summary: 'a line that is not JSON got an error code other than -32700 Parse error',
+    basis: BASIS.parseErrorCode,
+  },
+  toolLessRequest: {
+    key: 'request.without-tool-answered',
+    summary:
+      'a tool.before without a tool, or whose tool has no input, was not answered with its id by a backend that keeps working',
+    basis: BASIS.toolLessRequest,
+  },
   // One rule for the event and the method code: the same sentence, broken the same way.
   definedErrorCode: {
     key: 'error.defined-code',

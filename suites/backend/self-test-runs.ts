@@ -102,6 +102,30 @@ export const BROKEN_STDIO_RUNS: readonly SelfTestCase[] = [
     breaks: ['AHP-RPC-001'],
     problems: 1,
   },
+  // It dies on the tool.before without a tool and on the one whose tool has no input: both of
+  // their cases fail, as one problem, and every valid request is answered.
+  {
+    example: 'twins/crash-on-missing-tool-input',
+    binding: 'stdio-persistent',
+    breaks: ['AHP-RPC-001'],
+    problems: 1,
+  },
+  // Only stdio sends a line that is not JSON. It dies on it: that case fails, and the code case
+  // sharing its run is blocked by it.
+  {
+    example: 'twins/crash-on-line-not-json',
+    binding: 'stdio-persistent',
+    breaks: ['AHP-RPC-001'],
+    problems: 1,
+  },
+  // It answers that line with id null but -32600: only the SHOULD case of the code warns.
+  {
+    example: 'twins/parse-error-code',
+    binding: 'stdio-persistent',
+    breaks: [],
+    warnings: ['AHP-RPC-001'],
+    problems: 1,
+  },
 ];
 
 /** The twins whose defect any binding shows, run over HTTP, plus the HTTP-only ones. */

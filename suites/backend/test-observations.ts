@@ -9,7 +9,7 @@ const encoder = new TextEncoder();
 export function replied(
   step: number,
   message: JsonValue,
-  id = `evt_${step}`,
+  id: string | null = `evt_${step}`,
   pids: number[] = [100],
 ): RequestObservation {
   return {

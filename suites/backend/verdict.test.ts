@@ -3,11 +3,17 @@ import { findingKey } from '../common/finding.js';
 import { toFinding } from './faults.js';
 import { RULES } from './rules.js';
 import { step, stepsFor, type Probe } from './probe.js';
-import { UNPROCESSABLE_REQUEST_PROBES } from './probes-robustness.js';
+import { PARSE_ERROR_PROBES, TOOL_LESS_PROBES, UNPROCESSABLE_REQUEST_PROBES } from './probes-robustness.js';
 import { decision, DENY, failed, notified, replied, rpcError } from './test-observations.js';
 import { decisionSignature, judgeProbe, runMayStop } from './verdict.js';
 
 const ALLOW = { send: 'intercept', input: 'allow' } as const;
+/** The message of a plain decision ([]) for the request of `step`. */
+const DECIDED = (step: number) => ({
+  jsonrpc: '2.0',
+  id: `evt_${step}`,
+  result: { protocolVersion: 'draft', effects: [] },
+});
 
 describe('probe verdicts', () => {
   const wire: Probe = {
@@ -229,6 +235,74 @@ describe('probe verdicts', () => {
         'stdio-persistent',
       );
       expect(died).toMatchObject({ status: 'fail', faults: [{ requirement: 'AHP-RPC-001', step: 3 }] });
+    }
+  });
+
+  it('a line that is not JSON: an error with id null and a backend that keeps working pass; the code is a SHOULD of its own', () => {
+    const [must, code] = PARSE_ERROR_PROBES as [Probe, Probe];
+    expect([must.name, code.name]).toEqual([
+      'line-not-json/gets-an-error-with-id-null-and-the-backend-keeps-working',
+      'line-not-json/error-code:-32700',
+    ]);
+    expect([must.rule.basis.level, code.rule.basis.level]).toEqual(['MUST', 'SHOULD']);
+    for (const p of PARSE_ERROR_PROBES) expect(p.bindings).toEqual(['stdio-persistent', 'stdio-per_event']);
+    const parseError = (c: number, id: string | null = null, pids = [100]) =>
+      replied(1, { jsonrpc: '2.0', id, error: { code: c, message: 'Parse error' } }, null, pids);
+    const run = (p: Probe, second: ReturnType<typeof decision>, third = decision(2, [])) =>
+      judgeProbe(p, p.steps, [decision(0, []), second, third], 'stdio-persistent');
+    expect(run(must, parseError(-32700)).status).toBe('pass');
+    expect(run(code, parseError(-32700)).status).toBe('pass');
+    // Any error code passes the MUST; only its twin asks for -32700.
+    expect(run(must, parseError(-32600)).status).toBe('pass');
+    expect(run(code, parseError(-32600))).toMatchObject({
+      status: 'fail',
+      faults: [{ rule: RULES.parseErrorCode, way: 'error-code', step: 2 }],
+    });
+    for (const bad of [
+      parseError(-32700, 'evt_1'),
+      replied(1, { jsonrpc: '2.0', id: null, result: { protocolVersion: 'draft', effects: [] } }, null),
+      failed(1, 'stdio.exit-before-reply'),
+      failed(1, 'deadline'),
+    ]) {
+      expect(run(must, bad), JSON.stringify(bad.reply)).toMatchObject({
+        status: 'fail',
+        faults: [{ requirement: 'AHP-RPC-001', rule: RULES.parseError, step: 2 }],
+      });
+      // The code twin cannot judge a code where no error came: the MUST's failure blocks it.
+      expect(run(code, bad).status).toBe('blocked');
+    }
+    // An answer, then another process for the next request: it did not keep working.
+    const replaced = run(must, parseError(-32700), replied(2, DECIDED(2), 'evt_2', [200]));
+    expect(replaced).toMatchObject({ status: 'fail', faults: [{ way: 'process-replaced' }] });
+    expect(run(code, parseError(-32700), replied(2, DECIDED(2), 'evt_2', [200])).status).toBe('pass');
+    // per_event: one process per message, so the process is not held to it.
+    const perEvent = [decision(0, []), parseError(-32700, null, []), replied(2, DECIDED(2), 'evt_2', [200])];
+    expect(judgeProbe(must, must.steps, perEvent, 'stdio-per_event').status).toBe('pass');
+  });
+
+  it('a tool.before without a tool or its input: an error or a decision with its id passes; a wrong id, a crash or another process fails', () => {
+    expect(TOOL_LESS_PROBES.map((p) => p.name)).toEqual([
+      'tool-before-without-tool/gets-an-answer-with-its-id-and-the-backend-keeps-working',
+      'tool-before-tool-without-input/gets-an-answer-with-its-id-and-the-backend-keeps-working',
+    ]);
+    for (const p of TOOL_LESS_PROBES) {
+      expect(p.errorCode).toBeUndefined();
+      const run = (second: ReturnType<typeof decision>, third = decision(2, [])) =>
+        judgeProbe(p, p.steps, [decision(0, []), second, third], 'stdio-persistent');
+      for (const answer of [decision(1, []), decision(1, [DENY]), rpcError(1, -32602), rpcError(1, -32002)]) {
+        expect(run(answer).status, JSON.stringify(answer.reply)).toBe('pass');
+      }
+      const nullId = replied(1, { jsonrpc: '2.0', id: null, error: { code: -32602, message: 'no' } });
+      for (const bad of [nullId, failed(1, 'stdio.exit-before-reply'), failed(1, 'deadline')]) {
+        expect(run(bad), JSON.stringify(bad.reply)).toMatchObject({
+          status: 'fail',
+          faults: [{ requirement: 'AHP-RPC-001', rule: RULES.toolLessRequest, step: 2 }],
+        });
+      }
+      expect(run(decision(1, []), replied(2, DECIDED(2), 'evt_2', [200]))).toMatchObject({
+        status: 'fail',
+        faults: [{ way: 'process-replaced' }],
+      });
     }
   });
 
