@@ -33,14 +33,24 @@ const { values, positionals } = (() => {
         check: { type: 'boolean', default: false },
         concurrency: { type: 'string', default: '2' },
         mutate: { type: 'string', multiple: true },
+        help: { type: 'boolean', default: false },
       },
     });
   } catch (error) {
-    return fail(
-      `${(error as Error).message}; usage: npm run mutation -- <${Object.keys(TARGETS).join('|')}> [--incremental] [--check] [--concurrency <n>] [--mutate <file>...]`,
-    );
+    return fail(`${(error as Error).message}; see npm run mutation -- --help`);
   }
 })();
+
+const USAGE = `Usage: npm run mutation -- <${Object.keys(TARGETS).join('|')}> [--incremental] [--check] [--concurrency <n>] [--mutate <file>...]
+The conformance suite's mutation score (docs/mutation.md): StrykerJS mutates the target, the suite judges each mutant.
+  --incremental     reuse mutation/<target>.incremental.json: only changed code and changed cases run again
+  --check           exit 1 when the score is below the one committed in mutation/summary.json
+  --concurrency <n> mutants judged side by side (default 2)
+  --mutate <file>   only these of the target's files (or file:line-line); leaves mutation/summary.json alone`;
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
 
 const name = positionals[0];
 const target = name === undefined ? undefined : TARGETS[name];
@@ -54,10 +64,12 @@ if (!Number.isInteger(concurrency) || concurrency < 1)
   fail(`--concurrency takes a whole number of 1 or more (got "${values.concurrency}")`);
 
 const narrowed = values.mutate !== undefined;
+const fileOf = (pattern: string) => pattern.replace(/:\d+(:\d+)?-\d+(:\d+)?$/, '');
+const targetFiles = [...new Set(target.mutate.map(fileOf))];
 for (const pattern of values.mutate ?? []) {
-  const file = pattern.replace(/:\d+(:\d+)?-\d+(:\d+)?$/, '');
-  if (!target.mutate.includes(file))
-    fail(`--mutate ${pattern}: not one of the ${target.name} target's files (${target.mutate.join(', ')})`);
+  if (!targetFiles.includes(fileOf(pattern))) {
+    fail(`--mutate ${pattern}: not one of the ${target.name} target's files (${targetFiles.join(', ')})`);
+  }
 }
 
 const readJson = <T>(path: string, fallback: T): T =>
