@@ -19,6 +19,24 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SUMMARY = join(ROOT, 'mutation/summary.json');
 const EQUIVALENT = join(ROOT, 'mutation/equivalent.json');
 
+/**
+ * The incremental file is committed: it keeps what a rerun needs (sources, mutants, tests) without
+ * this machine's paths (Stryker's config and project root, sandbox and temporary folders in the
+ * console tails it keeps as reasons).
+ */
+function tidyIncremental(path: string): void {
+  if (!existsSync(path)) return;
+  const report = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  delete report.config;
+  delete report.projectRoot;
+  const text = JSON.stringify(report)
+    .replace(/[^"\s]*\.stryker-tmp\/sandbox-[^/]+\//g, '')
+    .split(ROOT)
+    .join('')
+    .replace(/\/tmp\/ahp-mutation-[a-z]+-[A-Za-z0-9]+/g, '<temporary folder>');
+  writeFileSync(path, text);
+}
+
 function fail(message: string): never {
   process.stderr.write(`mutation: ${message}\n`);
   process.exit(2);
@@ -104,6 +122,7 @@ const stryker = new Stryker({
   cleanTempDir: true,
 });
 const results = await stryker.runMutationTest();
+tidyIncremental(join(ROOT, `mutation/${target.name}.incremental.json`));
 const durationSeconds = Math.round((Date.now() - started) / 1000);
 
 const summary = summarize(target.description, durationSeconds, results, equivalents, (file) =>
