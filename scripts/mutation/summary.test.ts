@@ -22,7 +22,7 @@ describe('mutation summary', () => {
   it('scores detected over detected plus undetected, leaving out mutants that never ran', () => {
     const summary = summarize(
       'd',
-      10,
+      { seconds: 10, incremental: false },
       [
         mutant('1', 'Killed', 1),
         mutant('2', 'Timeout', 2),
@@ -64,7 +64,7 @@ describe('mutation summary', () => {
     };
     const summary = summarize(
       'd',
-      10,
+      { seconds: 10, incremental: false },
       [mutant('1', 'Killed', 1), mutant('3', 'Survived', 3), mutant('4', 'Survived', 4)],
       [equivalent],
       relative,
@@ -87,7 +87,13 @@ describe('mutation summary', () => {
       replacement: 'false',
       reason: 'r',
     };
-    const summary = summarize('d', 1, [mutant('3', 'Survived', 3)], [listed], relative);
+    const summary = summarize(
+      'd',
+      { seconds: 1, incremental: false },
+      [mutant('3', 'Survived', 3)],
+      [listed],
+      relative,
+    );
     expect(summary.score).toBe(0);
     expect(summary.undetected[0]?.equivalent).toBeUndefined();
     expect(summary.staleEquivalents).toEqual([listed]);
@@ -101,14 +107,14 @@ describe('mutation summary', () => {
   it('prints the time, the score and every undetected mutant not listed as equivalent', () => {
     const summary = summarize(
       'what it measures',
-      3725,
+      { seconds: 3725, incremental: true },
       [mutant('1', 'Killed', 1), mutant('2', 'Survived', 2)],
       [],
       relative,
     );
     const lines = summaryLines('harness', summary);
     expect(lines[0]).toBe('mutation harness: score 50.00% (what it measures)');
-    expect(lines[1]).toContain('62 min 5 s');
+    expect(lines[1]).toContain('62 min 5 s (incremental)');
     expect(lines).toContain('    reference-harness/budget.ts:2:1 ConditionalExpression -> true (Survived)');
   });
 });

@@ -48,9 +48,17 @@ export interface FileScore {
   score: number;
 }
 
+export interface RunTime {
+  seconds: number;
+  incremental: boolean;
+}
+
 export interface TargetSummary {
   description: string;
-  durationSeconds: number;
+  /** How long the run that wrote this took, and whether it reused an incremental file. */
+  run: RunTime;
+  /** How long the last full run took (an incremental run keeps the figure of the full one). */
+  fullRunSeconds?: number;
   /** In percent, two decimals. */
   score: number;
   totals: {
@@ -84,7 +92,7 @@ export function percent(detected: number, valid: number): number {
 
 export function summarize(
   description: string,
-  durationSeconds: number,
+  run: RunTime,
   mutants: readonly MutantOutcome[],
   equivalents: readonly EquivalentMutant[],
   relative: (fileName: string) => string,
@@ -148,7 +156,7 @@ export function summarize(
   const targetFiles = new Set(Object.keys(files));
   return {
     description,
-    durationSeconds,
+    run,
     score: percent(detected, detected + totals.survived + totals.noCoverage),
     totals,
     files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b))),
@@ -159,12 +167,12 @@ export function summarize(
 
 /** The console lines of a summary: time, score, and what the suite still misses. */
 export function summaryLines(name: string, summary: TargetSummary): string[] {
-  const minutes = Math.floor(summary.durationSeconds / 60);
-  const seconds = Math.round(summary.durationSeconds % 60);
+  const minutes = Math.floor(summary.run.seconds / 60);
+  const seconds = Math.round(summary.run.seconds % 60);
   const { totals } = summary;
   const lines = [
     `mutation ${name}: score ${summary.score.toFixed(2)}% (${summary.description})`,
-    `  ${totals.killed} killed, ${totals.timeout} timed out, ${totals.survived} survived, ${totals.noCoverage} not reached, ${totals.equivalent} equivalent, ${totals.notRun} not run; ${minutes} min ${seconds} s`,
+    `  ${totals.killed} killed, ${totals.timeout} timed out, ${totals.survived} survived, ${totals.noCoverage} not reached, ${totals.equivalent} equivalent, ${totals.notRun} not run; ${minutes} min ${seconds} s${summary.run.incremental ? ' (incremental)' : ''}`,
   ];
   for (const [file, score] of Object.entries(summary.files)) {
     lines.push(

@@ -70,10 +70,10 @@ export function killerOrder(
 
 /**
  * A unit's test id for Stryker: `<unit>#<digest>`, where the digest covers the unit's case names
- * and the code that judges every case (`judging`: the suite kit, the CLI, the mock...). An
- * incremental run reuses a verdict only for tests whose id it saw before, so a unit that gained,
- * lost or renamed a case, or a change to the judging code, makes the mutants it covers run again.
- * (A case whose body changed under the same name is trusted to check the same thing.)
+ * and the code that judges every case (`judging`: the suite with its cases, the CLI, the mock...).
+ * An incremental run reuses a verdict only for tests whose id it saw before, so any change to the
+ * suite makes every mutant run again; only a change confined to the mutated code reruns just the
+ * mutants in the changed code.
  */
 export function unitTestIds(caseNames: readonly string[], judging: string): Map<string, string> {
   const byUnit = new Map<string, string[]>();
