@@ -9,10 +9,11 @@
  * AHP-CONTENT-002 (content-upload.md#AHP-CONTENT-002): subscriptions with different `content`
  * selections each get their own view of one event: `body` keeps inline text; `metadata` and
  * `omit` views say which view they are and carry neither text nor body; per-category values
- * override the default, an explicit category overrides the media-derived one, unknown categories
- * take the default; and nothing a view withholds is anywhere else in its frame. Opaque `native`
- * data (content-native.ts), handed in at each place the schemas give it (the event, its error),
- * goes only to subscriptions that set includeNative, and never with what their view withholds.
+ * override the default, an explicit category overrides the media-derived one (image/* images,
+ * audio/* audio, video/* video, any other attachment files), unknown categories take the
+ * default; and nothing a view withholds is anywhere else in its frame. Opaque `native` data
+ * (content-native.ts), handed in at each place the schemas give it (the event, its error), goes
+ * only to subscriptions that set includeNative, and never with what their view withholds.
  * Content encoding does not depend on the transport: every case runs over HTTP, each subscription
  * on a backend (a mock) of its own (kit/backend-set.ts). Uploads: with an upload endpoint
  * configured (a mock of the backend's, which never confirms an upload), text stays inline and is never
@@ -43,6 +44,7 @@ import {
   partListProblems,
   unconfirmedRefProblems,
   uploadProblems,
+  type View,
 } from './content-checks.js';
 import {
   NATIVE_PATHS,
@@ -61,6 +63,7 @@ import {
   summaryParts,
   wireSlot,
   type GivenMessage,
+  type GivenPart,
 } from './content-samples.js';
 
 /** How the frames of a case are judged: the IDs its validation findings name, and its own rule. */
@@ -176,20 +179,52 @@ const VIEW_SPECS: readonly ContentSubscriptionSpec[] = [
   { label: 'omit', mode: 'observe', content: { default: 'omit' }, viewOf: () => 'omit' },
 ];
 
+/** The category the draft selects a given part by: its explicit one, else text or its media's. */
+function categoryOf(part: GivenPart): string {
+  if (part.category !== undefined) return part.category;
+  if (part.kind === 'text') return 'text';
+  return part.mediaCategory ?? 'files';
+}
+
+/** A subscription that selects by category, each part's view read off its `content`. */
+function categorySpec(
+  label: string,
+  mode: ContentSubscriptionSpec['mode'],
+  content: Record<string, View>,
+): ContentSubscriptionSpec {
+  return {
+    label,
+    mode,
+    content,
+    viewOf: (part) => {
+      const category = categoryOf(part);
+      return category !== 'default' && Object.hasOwn(content, category)
+        ? (content[category] as View)
+        : (content.default as View);
+    },
+  };
+}
+
 /**
- * Per-category selection: text and images by their own keys, the reasoning part by its explicit
- * category (over its text media), an unknown category by the default.
+ * Per-category selection, over a conversation with an image, an audio, a video and a PDF
+ * attachment, none with a category of its own. The first subscription selects text, images,
+ * audio and video by their own keys, the reasoning part by its explicit category (over its text
+ * media), the notes part's unknown category and the PDF (files, not listed) by the default; its
+ * audio, video and files views differ pairwise, so an attachment filed under another of the
+ * three shows. The second lists files with a view its default does not have, so a PDF filed
+ * under no category (or one it does not list) shows too.
  */
-const CATEGORY_SPEC: ContentSubscriptionSpec = {
-  label: 'per-category',
-  mode: 'intercept',
-  content: { default: 'omit', text: 'body', reasoning: 'metadata', images: 'metadata' },
-  viewOf(part) {
-    if (part.category === 'reasoning') return 'metadata';
-    if (part.category !== undefined) return 'omit';
-    return part.kind === 'text' ? 'body' : 'metadata';
-  },
-};
+export const CATEGORY_SPECS: readonly ContentSubscriptionSpec[] = [
+  categorySpec('per-category', 'intercept', {
+    default: 'omit',
+    text: 'body',
+    reasoning: 'metadata',
+    images: 'metadata',
+    audio: 'body',
+    video: 'metadata',
+  }),
+  categorySpec('per-media', 'observe', { default: 'metadata', audio: 'omit', video: 'omit', files: 'body' }),
+];
 
 /**
  * Subscriptions with an upload endpoint on the mock, which answers every upload with a receipt
@@ -304,7 +339,11 @@ export function declareContentCases(fixture: HarnessFixture): void {
       },
     );
   }
-  const selectionCase = (name: string, specs: readonly ContentSubscriptionSpec[], bytes = false) =>
+  const selectionCase = (
+    name: string,
+    specs: readonly ContentSubscriptionSpec[],
+    options: { bytes?: boolean; media?: boolean } = {},
+  ) =>
     driverCase(
       fixture,
       { name, requirements: ['AHP-CONTENT-002'], transports: ['http'] },
@@ -314,10 +353,10 @@ export function declareContentCases(fixture: HarnessFixture): void {
         ctx.evidence({ event: type });
         const nonce = randomBytes(6).toString('hex');
         // Plain text only: structured text is AHP-CONTENT-001's.
-        const conversation = givenConversation(nonce, { structured: false });
+        const conversation = givenConversation(nonce, { structured: false, media: options.media === true });
         // With features.uploads (driver protocol v1.2) the attachment comes as bytes to upload.
         const messages =
-          bytes && state.info.features.uploads === true
+          options.bytes === true && state.info.features.uploads === true
             ? withAttachmentBytes(conversation, randomBytes(32))
             : conversation;
         const received = await raiseWithContent(ctx, state, type, specs, messages);
@@ -334,12 +373,13 @@ export function declareContentCases(fixture: HarnessFixture): void {
   );
   selectionCase(
     'AHP-CONTENT-002/selection:per-category/category-keys-over-default-explicit-category-over-media',
-    [CATEGORY_SPEC],
+    CATEGORY_SPECS,
+    { media: true },
   );
   selectionCase(
     'AHP-CONTENT-002/upload:unconfirmed/text-never-uploaded-no-upload-for-metadata-no-unconfirmed-reference',
     UPLOAD_SPECS,
-    true,
+    { bytes: true },
   );
   declareNativeCases(fixture);
   declareUploadCases(fixture);

@@ -13,6 +13,12 @@ export interface GivenPart {
   kind: 'text' | 'attachment';
   mediaType: string;
   category?: string;
+  /**
+   * For an attachment without `category`: the category its media type puts it in, by the names
+   * content-selection.schema.json gives (images, audio, video, files for any other type), the one
+   * a per-category case expects it to be selected by.
+   */
+  mediaCategory?: 'images' | 'audio' | 'video' | 'files';
   /** The inline text of a text part. */
   text?: string;
   /** The host's reference of an attachment. */
@@ -48,6 +54,16 @@ function text(nonce: string, id: string, words: string, category?: string): Give
   };
 }
 
+/** An attachment the host holds by a reference of its own, which carries the part's marker. */
+function attachment(
+  nonce: string,
+  id: string,
+  mediaType: string,
+  mediaCategory: NonNullable<GivenPart['mediaCategory']>,
+): GivenPart {
+  return { id, kind: 'attachment', mediaType, mediaCategory, ref: `host-ref-${marker(nonce, id)}` };
+}
+
 /** Structured data the application serialized into a text part. */
 function structuredText(id: string, data: JsonObject): GivenPart {
   return { id, kind: 'text', mediaType: 'text/plain', text: JSON.stringify(data), structured: true };
@@ -57,9 +73,13 @@ function structuredText(id: string, data: JsonObject): GivenPart {
  * The conversation handed in: every canonical role but developer, several parts per message in a
  * significant order, a reasoning part (an explicit category on a text part), an image attachment,
  * and, with `structured`, structured data the application serialized into text (in the user's
- * and the assistant's message, so every event type with content carries some).
+ * and the assistant's message, so every event type with content carries some). With `media`,
+ * the user's message also holds an audio, a video and a PDF attachment, none with a category.
  */
-export function givenConversation(nonce: string, options: { structured: boolean }): GivenMessage[] {
+export function givenConversation(
+  nonce: string,
+  options: { structured: boolean; media?: boolean },
+): GivenMessage[] {
   const data: JsonObject = { files: ['a.txt', 'b.txt'], count: 2, mark: marker(nonce, 'user-2') };
   return [
     { id: 'msg-system', role: 'system', parts: [text(nonce, 'system-1', 'Answer briefly.')] },
@@ -69,12 +89,16 @@ export function givenConversation(nonce: string, options: { structured: boolean 
       parts: [
         text(nonce, 'user-1', 'Which files are here?'),
         ...(options.structured ? [structuredText('user-2', data)] : []),
-        {
-          id: 'user-3',
-          kind: 'attachment',
-          mediaType: 'image/png',
-          ref: `host-ref-${marker(nonce, 'user-3')}`,
-        },
+        attachment(nonce, 'user-3', 'image/png', 'images'),
+        // One attachment per other media-derived category, so a per-category selection can tell
+        // an audio or video attachment filed under the wrong category, and a file under none.
+        ...(options.media
+          ? [
+              attachment(nonce, 'user-4', 'audio/ogg', 'audio'),
+              attachment(nonce, 'user-5', 'video/mp4', 'video'),
+              attachment(nonce, 'user-6', 'application/pdf', 'files'),
+            ]
+          : []),
       ],
     },
     {
