@@ -123,11 +123,16 @@ const stryker = new Stryker({
 });
 const results = await stryker.runMutationTest();
 tidyIncremental(join(ROOT, `mutation/${target.name}.incremental.json`));
-const durationSeconds = Math.round((Date.now() - started) / 1000);
+const run = { seconds: Math.round((Date.now() - started) / 1000), incremental: values.incremental };
 
-const summary = summarize(target.description, durationSeconds, results, equivalents, (file) =>
+const summarized = summarize(target.description, run, results, equivalents, (file) =>
   relative(ROOT, file).split('\\').join('/'),
 );
+const fullRunSeconds = run.incremental ? summaries[target.name]?.fullRunSeconds : run.seconds;
+const summary: TargetSummary = {
+  ...summarized,
+  ...(fullRunSeconds === undefined ? {} : { fullRunSeconds }),
+};
 for (const line of summaryLines(target.name, summary)) process.stdout.write(`${line}\n`);
 if (!narrowed) {
   mkdirSync(join(ROOT, 'mutation'), { recursive: true });
