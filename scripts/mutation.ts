@@ -6,13 +6,20 @@
 // exits 1 when the score is below the one committed in mutation/summary.json. --mutate narrows the
 // run to some of the target's files (or `file:line-line` ranges) and leaves the summary alone.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { PartialStrykerOptions } from '@stryker-mutator/api/core';
 import { Stryker } from '@stryker-mutator/core';
 import { liveLogPath, TARGET_ENV } from './mutation/live-log.js';
-import { summarize, summaryLines, type EquivalentMutant, type TargetSummary } from './mutation/summary.js';
+import {
+  outcomesOfReport,
+  summarize,
+  summaryLines,
+  type EquivalentMutant,
+  type StrykerReport,
+  type TargetSummary,
+} from './mutation/summary.js';
 import { TARGETS } from './mutation/targets.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -52,6 +59,7 @@ const { values, positionals } = (() => {
         concurrency: { type: 'string', default: '2' },
         mutate: { type: 'string', multiple: true },
         help: { type: 'boolean', default: false },
+        'summarize-only': { type: 'boolean', default: false },
       },
     });
   } catch (error) {
@@ -64,7 +72,8 @@ The conformance suite's mutation score (docs/mutation.md): StrykerJS mutates the
   --incremental     reuse mutation/<target>.incremental.json: only changed code and changed cases run again
   --check           exit 1 when the score is below the one committed in mutation/summary.json
   --concurrency <n> mutants judged side by side (default 2)
-  --mutate <file>   only these of the target's files (or file:line-line); leaves mutation/summary.json alone`;
+  --mutate <file>   only these of the target's files (or file:line-line); leaves mutation/summary.json alone
+  --summarize-only  no run: the summary again from the last run's report (after editing mutation/equivalent.json)`;
 if (values.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
@@ -96,6 +105,34 @@ const summaries = readJson<Record<string, TargetSummary>>(SUMMARY, {});
 const committedScore = summaries[target.name]?.score;
 const equivalents = readJson<EquivalentMutant[]>(EQUIVALENT, []);
 
+const reportPath = join(ROOT, `reports/mutation/${target.name}.json`);
+const relativeToRoot = (file: string) => relative(ROOT, resolve(ROOT, file)).split('\\').join('/');
+
+if (values['summarize-only']) {
+  // The summary of the last run again, e.g. after mutation/equivalent.json gained entries.
+  const previous = summaries[target.name];
+  if (!existsSync(reportPath) || previous === undefined) {
+    fail(
+      `--summarize-only needs the report of a run of ${target.name} (reports/mutation/${target.name}.json) and its entry in mutation/summary.json; run it first`,
+    );
+  }
+  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as StrykerReport;
+  const again = summarize(
+    target.description,
+    previous.run,
+    outcomesOfReport(report),
+    equivalents,
+    relativeToRoot,
+  );
+  const kept: TargetSummary = {
+    ...again,
+    ...(previous.fullRunSeconds === undefined ? {} : { fullRunSeconds: previous.fullRunSeconds }),
+  };
+  for (const line of summaryLines(target.name, kept)) process.stdout.write(`${line}\n`);
+  writeFileSync(SUMMARY, `${JSON.stringify({ ...summaries, [target.name]: kept }, null, 2)}\n`);
+  process.exit(0);
+}
+
 process.env[TARGET_ENV] = target.name;
 const started = Date.now();
 const stryker = new Stryker({
@@ -116,7 +153,7 @@ const stryker = new Stryker({
   tempDirName: '.stryker-tmp',
   ignorePatterns: ['/dist', '/reports', '/mutation', '/coverage', '/out'],
   reporters: ['progress', 'json', 'ahp-live-log'],
-  jsonReporter: { fileName: `reports/mutation/${target.name}.json` },
+  jsonReporter: { fileName: relative(ROOT, reportPath) },
   // A const enum in Stryker's types, spelled as its value.
   fileLogLevel: 'off' as NonNullable<PartialStrykerOptions['fileLogLevel']>,
   cleanTempDir: true,
@@ -125,9 +162,7 @@ const results = await stryker.runMutationTest();
 tidyIncremental(join(ROOT, `mutation/${target.name}.incremental.json`));
 const run = { seconds: Math.round((Date.now() - started) / 1000), incremental: values.incremental };
 
-const summarized = summarize(target.description, run, results, equivalents, (file) =>
-  relative(ROOT, file).split('\\').join('/'),
-);
+const summarized = summarize(target.description, run, results, equivalents, relativeToRoot);
 const fullRunSeconds = run.incremental ? summaries[target.name]?.fullRunSeconds : run.seconds;
 const summary: TargetSummary = {
   ...summarized,

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { percent, summarize, summaryLines, type EquivalentMutant, type MutantOutcome } from './summary.js';
+import {
+  outcomesOfReport,
+  percent,
+  summarize,
+  summaryLines,
+  type EquivalentMutant,
+  type MutantOutcome,
+} from './summary.js';
 
 const at = (line: number, column = 1) => ({ start: { line, column } });
 const mutant = (
@@ -116,5 +123,29 @@ describe('mutation summary', () => {
     expect(lines[0]).toBe('mutation harness: score 50.00% (what it measures)');
     expect(lines[1]).toContain('62 min 5 s (incremental)');
     expect(lines).toContain('    reference-harness/budget.ts:2:1 ConditionalExpression -> true (Survived)');
+  });
+});
+
+describe('a StrykerJS report', () => {
+  it('gives its mutants with the file each is in', () => {
+    const report = {
+      files: {
+        'reference-harness/budget.ts': {
+          mutants: [
+            { id: '1', mutatorName: 'BlockStatement', replacement: '{}', status: 'Killed', location: at(3) },
+          ],
+        },
+      },
+    };
+    expect(outcomesOfReport(report)).toEqual([
+      {
+        id: '1',
+        fileName: 'reference-harness/budget.ts',
+        mutatorName: 'BlockStatement',
+        replacement: '{}',
+        status: 'Killed',
+        location: at(3),
+      },
+    ]);
   });
 });

@@ -195,3 +195,15 @@ function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ');
   return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
 }
+
+/** A StrykerJS JSON report (the mutation-testing-report schema), as far as the summary reads it. */
+export interface StrykerReport {
+  files: Record<string, { mutants: Omit<MutantOutcome, 'fileName'>[] }>;
+}
+
+/** The mutants of a StrykerJS JSON report, with file names as the report keys them. */
+export function outcomesOfReport(report: StrykerReport): MutantOutcome[] {
+  return Object.entries(report.files).flatMap(([fileName, file]) =>
+    file.mutants.map((m) => ({ ...m, fileName })),
+  );
+}
