@@ -5,7 +5,7 @@
 // mutation/<target>.incremental.json (only changed code and changed cases run again); --check
 // exits 1 when the score is below the one committed in mutation/summary.json. --mutate narrows the
 // run to some of the target's files (or `file:line-line` ranges) and leaves the summary alone.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -13,6 +13,7 @@ import type { PartialStrykerOptions } from '@stryker-mutator/api/core';
 import { Stryker } from '@stryker-mutator/core';
 import { liveLogPath, TARGET_ENV } from './mutation/live-log.js';
 import {
+  outcomesOfLiveLog,
   outcomesOfReport,
   summarize,
   summaryLines,
@@ -109,24 +110,34 @@ const reportPath = join(ROOT, `reports/mutation/${target.name}.json`);
 const relativeToRoot = (file: string) => relative(ROOT, resolve(ROOT, file)).split('\\').join('/');
 
 if (values['summarize-only']) {
-  // The summary of the last run again, e.g. after mutation/equivalent.json gained entries.
+  // The summary of the last run again, e.g. after mutation/equivalent.json gained entries; from
+  // the live log, marked partial, when the run was cut off before its report.
   const previous = summaries[target.name];
-  if (!existsSync(reportPath) || previous === undefined) {
+  const logPath = join(ROOT, liveLogPath(target.name));
+  const fromReport =
+    existsSync(reportPath) &&
+    (!existsSync(logPath) || statSync(reportPath).mtimeMs >= statSync(logPath).mtimeMs);
+  if (!fromReport && !existsSync(logPath)) {
     fail(
-      `--summarize-only needs the report of a run of ${target.name} (reports/mutation/${target.name}.json) and its entry in mutation/summary.json; run it first`,
+      `--summarize-only needs a run of ${target.name} to summarize (reports/mutation/${target.name}.json or its live log); run it first`,
     );
   }
-  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as StrykerReport;
-  const again = summarize(
-    target.description,
-    previous.run,
-    outcomesOfReport(report),
-    equivalents,
-    relativeToRoot,
-  );
+  const log = fromReport ? undefined : outcomesOfLiveLog(readFileSync(logPath, 'utf8'));
+  const outcomes =
+    log?.mutants ?? outcomesOfReport(JSON.parse(readFileSync(reportPath, 'utf8')) as StrykerReport);
+  const runTime = previous?.run ?? { seconds: 0, incremental: false };
+  const again = summarize(target.description, runTime, outcomes, equivalents, relativeToRoot);
   const kept: TargetSummary = {
     ...again,
-    ...(previous.fullRunSeconds === undefined ? {} : { fullRunSeconds: previous.fullRunSeconds }),
+    ...(previous?.fullRunSeconds === undefined ? {} : { fullRunSeconds: previous.fullRunSeconds }),
+    ...(log === undefined
+      ? {}
+      : {
+          partial: {
+            judged: log.mutants.length,
+            ...(log.planned === undefined ? {} : { planned: log.planned }),
+          },
+        }),
   };
   for (const line of summaryLines(target.name, kept)) process.stdout.write(`${line}\n`);
   writeFileSync(SUMMARY, `${JSON.stringify({ ...summaries, [target.name]: kept }, null, 2)}\n`);

@@ -1,13 +1,13 @@
 /**
  * A Stryker reporter that writes each mutant's verdict as it comes, one JSON line each, to
  * reports/mutation/<target>.mutants.jsonl: a run of an hour shows what it found so far, and an
- * interrupted run keeps what it judged.
+ * interrupted run keeps what it judged (`--summarize-only` summarizes it, marked partial).
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import type { MutantResult } from '@stryker-mutator/api/core';
 import { declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
-import type { Reporter } from '@stryker-mutator/api/report';
+import type { MutationTestingPlanReadyEvent, Reporter } from '@stryker-mutator/api/report';
 
 /** The environment variable that names the target (set by scripts/mutation.ts). */
 export const TARGET_ENV = 'AHP_MUTATION_TARGET';
@@ -23,6 +23,11 @@ export class LiveLog implements Reporter {
   constructor() {
     mkdirSync(dirname(this.path), { recursive: true });
     writeFileSync(this.path, '');
+  }
+
+  /** The first line: how many mutants the run will judge, so a cut-off log says what it lacks. */
+  onMutationTestingPlanReady(event: MutationTestingPlanReadyEvent): void {
+    appendFileSync(this.path, `${JSON.stringify({ planned: event.mutantPlans.length })}\n`);
   }
 
   onMutantTested(result: Readonly<MutantResult>): void {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  outcomesOfLiveLog,
   outcomesOfReport,
   percent,
   summarize,
@@ -144,6 +145,35 @@ describe('a StrykerJS report', () => {
         mutatorName: 'BlockStatement',
         replacement: '{}',
         status: 'Killed',
+        location: at(3),
+      },
+    ]);
+  });
+});
+
+describe('a live log', () => {
+  it('gives the planned count and each verdict, so a cut-off run can still be summarized', () => {
+    const log = [
+      JSON.stringify({ planned: 3 }),
+      JSON.stringify({
+        file: 'reference-harness/budget.ts',
+        line: 3,
+        column: 1,
+        mutator: 'BlockStatement',
+        replacement: '{}',
+        status: 'Survived',
+      }),
+      '',
+    ].join('\n');
+    const { planned, mutants } = outcomesOfLiveLog(log);
+    expect(planned).toBe(3);
+    expect(mutants).toEqual([
+      {
+        id: '0',
+        fileName: 'reference-harness/budget.ts',
+        mutatorName: 'BlockStatement',
+        replacement: '{}',
+        status: 'Survived',
         location: at(3),
       },
     ]);

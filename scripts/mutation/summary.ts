@@ -59,6 +59,8 @@ export interface TargetSummary {
   run: RunTime;
   /** How long the last full run took (an incremental run keeps the figure of the full one). */
   fullRunSeconds?: number;
+  /** Set when the run was cut off: the mutants it judged, of those it planned (when known). */
+  partial?: { judged: number; planned?: number };
   /** In percent, two decimals. */
   score: number;
   totals: {
@@ -174,6 +176,10 @@ export function summaryLines(name: string, summary: TargetSummary): string[] {
     `mutation ${name}: score ${summary.score.toFixed(2)}% (${summary.description})`,
     `  ${totals.killed} killed, ${totals.timeout} timed out, ${totals.survived} survived, ${totals.noCoverage} not reached, ${totals.equivalent} equivalent, ${totals.notRun} not run; ${minutes} min ${seconds} s${summary.run.incremental ? ' (incremental)' : ''}`,
   ];
+  if (summary.partial !== undefined) {
+    const of = summary.partial.planned === undefined ? '' : ` of ${summary.partial.planned}`;
+    lines.push(`  partial: ${summary.partial.judged}${of} mutants judged before the run was cut off`);
+  }
   for (const [file, score] of Object.entries(summary.files)) {
     lines.push(
       `  ${score.score.toFixed(2).padStart(6)}%  ${file} (${score.detected}/${score.detected + score.undetected})`,
@@ -206,4 +212,27 @@ export function outcomesOfReport(report: StrykerReport): MutantOutcome[] {
   return Object.entries(report.files).flatMap(([fileName, file]) =>
     file.mutants.map((m) => ({ ...m, fileName })),
   );
+}
+
+/** A live log (live-log.ts): the planned count, when its first line has it, and each verdict. */
+export function outcomesOfLiveLog(text: string): { planned?: number; mutants: MutantOutcome[] } {
+  let planned: number | undefined;
+  const mutants: MutantOutcome[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const entry = JSON.parse(line) as Record<string, unknown>;
+    if (typeof entry.planned === 'number') {
+      planned = entry.planned;
+      continue;
+    }
+    mutants.push({
+      id: String(mutants.length),
+      fileName: String(entry.file),
+      mutatorName: String(entry.mutator),
+      ...(typeof entry.replacement === 'string' ? { replacement: entry.replacement } : {}),
+      status: String(entry.status),
+      location: { start: { line: Number(entry.line), column: Number(entry.column) } },
+    });
+  }
+  return { ...(planned === undefined ? {} : { planned }), mutants };
 }
