@@ -125,7 +125,12 @@ if (values['summarize-only']) {
   const log = fromReport ? undefined : outcomesOfLiveLog(readFileSync(logPath, 'utf8'));
   const outcomes =
     log?.mutants ?? outcomesOfReport(JSON.parse(readFileSync(reportPath, 'utf8')) as StrykerReport);
-  const runTime = previous?.run ?? { seconds: 0, incremental: false };
+  // A cut-off run's time: from the log's creation (the run's start) to its last verdict.
+  const logTimes = log === undefined ? undefined : statSync(logPath);
+  const runTime =
+    logTimes !== undefined
+      ? { seconds: Math.round((logTimes.mtimeMs - logTimes.birthtimeMs) / 1000), incremental: false }
+      : (previous?.run ?? { seconds: 0, incremental: false });
   const again = summarize(target.description, runTime, outcomes, equivalents, relativeToRoot);
   const kept: TargetSummary = {
     ...again,
