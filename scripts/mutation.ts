@@ -1,4 +1,4 @@
-// `npm run mutation -- <target> [--incremental] [--check] [--concurrency <n>] [--mutate <file>...]`: the suite's
+// `npm run mutation -- <target> [--incremental] [--check] [--concurrency <n>] [--mutate <file>...] [--run-equivalents]`: the suite's
 // mutation score (docs/mutation.md). StrykerJS mutates the target's code in a sandbox and each
 // mutant is judged by the conformance suite itself, through the CLI (scripts/mutation/). The run
 // prints its time and score and updates mutation/summary.json; --incremental reuses
@@ -11,17 +11,17 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { PartialStrykerOptions } from '@stryker-mutator/api/core';
 import { Stryker } from '@stryker-mutator/core';
-import { liveLogPath, TARGET_ENV } from './mutation/live-log.js';
+import { readEquivalents, SKIP_EQUIVALENTS_ENV } from './mutation/equivalents.js';
+import { liveLogPath } from './mutation/live-log.js';
 import {
   outcomesOfLiveLog,
   outcomesOfReport,
   summarize,
   summaryLines,
-  type EquivalentMutant,
   type StrykerReport,
   type TargetSummary,
 } from './mutation/summary.js';
-import { TARGETS } from './mutation/targets.js';
+import { TARGET_ENV, TARGETS } from './mutation/targets.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SUMMARY = join(ROOT, 'mutation/summary.json');
@@ -61,6 +61,7 @@ const { values, positionals } = (() => {
         mutate: { type: 'string', multiple: true },
         help: { type: 'boolean', default: false },
         'summarize-only': { type: 'boolean', default: false },
+        'run-equivalents': { type: 'boolean', default: false },
       },
     });
   } catch (error) {
@@ -68,12 +69,14 @@ const { values, positionals } = (() => {
   }
 })();
 
-const USAGE = `Usage: npm run mutation -- <${Object.keys(TARGETS).join('|')}> [--incremental] [--check] [--concurrency <n>] [--mutate <file>...]
+const USAGE = `Usage: npm run mutation -- <${Object.keys(TARGETS).join('|')}> [--incremental] [--check] [--concurrency <n>] [--mutate <file>...] [--run-equivalents]
 The conformance suite's mutation score (docs/mutation.md): StrykerJS mutates the target, the suite judges each mutant.
   --incremental     reuse mutation/<target>.incremental.json: only changed code and changed cases run again
   --check           exit 1 when the score is below the one committed in mutation/summary.json
   --concurrency <n> mutants judged side by side (default 2)
   --mutate <file>   only these of the target's files (or file:line-line); leaves mutation/summary.json alone
+  --run-equivalents  run the mutants mutation/equivalent.json lists too (by default they are not run): a listed one
+                    a case kills is then printed as a stale entry
   --summarize-only  no run: the summary again from the last run's report (after editing mutation/equivalent.json)`;
 if (values.help) {
   process.stdout.write(`${USAGE}\n`);
@@ -104,7 +107,7 @@ const readJson = <T>(path: string, fallback: T): T =>
   existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as T) : fallback;
 const summaries = readJson<Record<string, TargetSummary>>(SUMMARY, {});
 const committedScore = summaries[target.name]?.score;
-const equivalents = readJson<EquivalentMutant[]>(EQUIVALENT, []);
+const equivalents = readEquivalents(EQUIVALENT);
 
 const reportPath = join(ROOT, `reports/mutation/${target.name}.json`);
 const relativeToRoot = (file: string) => relative(ROOT, resolve(ROOT, file)).split('\\').join('/');
@@ -150,6 +153,8 @@ if (values['summarize-only']) {
 }
 
 process.env[TARGET_ENV] = target.name;
+if (values['run-equivalents']) delete process.env[SKIP_EQUIVALENTS_ENV];
+else process.env[SKIP_EQUIVALENTS_ENV] = EQUIVALENT;
 const started = Date.now();
 const stryker = new Stryker({
   testRunner: 'ahp-conformance',
@@ -179,6 +184,8 @@ tidyIncremental(join(ROOT, `mutation/${target.name}.incremental.json`));
 const run = { seconds: Math.round((Date.now() - started) / 1000), incremental: values.incremental };
 
 const summarized = summarize(target.description, run, results, equivalents, relativeToRoot);
+// A narrowed run judged part of the target's files: entries outside it are not stale.
+if (narrowed) summarized.staleEquivalents = [];
 const fullRunSeconds = run.incremental ? summaries[target.name]?.fullRunSeconds : run.seconds;
 const summary: TargetSummary = {
   ...summarized,

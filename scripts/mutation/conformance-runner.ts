@@ -10,6 +10,9 @@
  * - mutantRun: the units that reached the mutant, with `__STRYKER_ACTIVE_MUTANT__` set; the first
  *   failure on the console kills the mutant (the run is interrupted there, unless bail is off).
  *   The likeliest killers run first, on their own (units.ts killerOrder): most mutants die there.
+ *   A mutant mutation/equivalent.json lists is not run unless the run checks the list
+ *   (--run-equivalents): no case can detect it, so its runs would be a full suite's time for
+ *   nothing. It is reported as survived, which the summary files under equivalent.
  *
  * Runs are `--strict`: a SHOULD failure is a failure the suite reports, so it kills too.
  */
@@ -24,7 +27,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { execa } from 'execa';
 import { commonTokens, declareClassPlugin, PluginKind, tokens } from '@stryker-mutator/api/plugin';
@@ -39,8 +42,8 @@ import {
   type TestRunner,
   type TestRunnerCapabilities,
 } from '@stryker-mutator/api/test-runner';
-import { TARGET_ENV } from './live-log.js';
-import { targetNamed, type ListedCase, type MutationTarget } from './targets.js';
+import { equivalentKey, equivalentKeys, readEquivalents, SKIP_EQUIVALENTS_ENV } from './equivalents.js';
+import { TARGET_ENV, targetNamed, type ListedCase, type MutationTarget } from './targets.js';
 import { judgingDigest } from './judging-digest.js';
 import {
   failedCaseOf,
@@ -78,9 +81,13 @@ export class ConformanceTestRunner implements TestRunner {
   private testIds = new Map<string, string>();
   /** Shared by the runner processes of one run (they all work in the same sandbox). */
   private readonly state = join(process.cwd(), '.mutation-state');
+  /** The listed equivalents, when they are not to be run. */
+  private readonly skipped: ReadonlySet<string>;
 
   constructor(private readonly log: Logger) {
     this.target = targetNamed(process.env[TARGET_ENV] ?? 'harness');
+    const listed = process.env[SKIP_EQUIVALENTS_ENV];
+    this.skipped = listed === undefined ? new Set() : equivalentKeys(readEquivalents(listed));
   }
 
   capabilities(): TestRunnerCapabilities {
@@ -141,7 +148,15 @@ export class ConformanceTestRunner implements TestRunner {
   }
 
   async mutantRun(options: MutantRunOptions): Promise<MutantRunResult> {
-    const file = options.activeMutant.fileName;
+    const { fileName: file, location, mutatorName, replacement } = options.activeMutant;
+    const key = equivalentKey(
+      relative(this.root, file),
+      location.start.line,
+      location.start.column,
+      mutatorName,
+      replacement,
+    );
+    if (this.skipped.has(key)) return { status: MutantRunStatus.Survived, nrOfTests: 0 };
     const filter = options.testFilter?.map(unitOfTestId);
     const units = killerOrder(filter ?? this.units, file, this.kills(), this.reach());
     const env = { [ACTIVE_MUTANT_ENV]: options.activeMutant.id };

@@ -8,9 +8,7 @@ import { dirname, relative } from 'node:path';
 import type { MutantResult } from '@stryker-mutator/api/core';
 import { declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
 import type { MutationTestingPlanReadyEvent, Reporter } from '@stryker-mutator/api/report';
-
-/** The environment variable that names the target (set by scripts/mutation.ts). */
-export const TARGET_ENV = 'AHP_MUTATION_TARGET';
+import { TARGET_ENV } from './targets.js';
 
 export function liveLogPath(target: string): string {
   return `reports/mutation/${target}.mutants.jsonl`;

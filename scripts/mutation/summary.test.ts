@@ -5,9 +5,9 @@ import {
   percent,
   summarize,
   summaryLines,
-  type EquivalentMutant,
   type MutantOutcome,
 } from './summary.js';
+import type { EquivalentMutant } from './equivalents.js';
 
 const at = (line: number, column = 1) => ({ start: { line, column } });
 const mutant = (

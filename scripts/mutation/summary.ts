@@ -7,6 +7,7 @@
  * never reached), leaving out mutants that do not run (compile and runtime errors, ignored) and
  * the listed equivalents, which no test could detect.
  */
+import { equivalentKey, type EquivalentMutant } from './equivalents.js';
 
 /** The part of Stryker's MutantResult this reads. */
 export interface MutantOutcome {
@@ -17,16 +18,6 @@ export interface MutantOutcome {
   status: string;
   location: { start: { line: number; column: number } };
   killedBy?: string[];
-}
-
-/** An entry of mutation/equivalent.json. */
-export interface EquivalentMutant {
-  file: string;
-  line: number;
-  column: number;
-  mutator: string;
-  replacement: string;
-  reason: string;
 }
 
 export interface Undetected {
@@ -82,11 +73,6 @@ export interface TargetSummary {
 const DETECTED = new Set(['Killed', 'Timeout']);
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 
-/** Mutants with the same file, position, mutator and replacement are the same mutant. */
-function keyOf(file: string, line: number, column: number, mutator: string, replacement: string): string {
-  return `${file}:${line}:${column} ${mutator} ${replacement}`;
-}
-
 /** Percent with two decimals; 100 when nothing could be detected. */
 export function percent(detected: number, valid: number): number {
   return valid === 0 ? 100 : Math.floor((detected / valid) * 10_000) / 100;
@@ -100,7 +86,7 @@ export function summarize(
   relative: (fileName: string) => string,
 ): TargetSummary {
   const reasons = new Map(
-    equivalents.map((e) => [keyOf(e.file, e.line, e.column, e.mutator, e.replacement), e]),
+    equivalents.map((e) => [equivalentKey(e.file, e.line, e.column, e.mutator, e.replacement), e]),
   );
   const used = new Set<EquivalentMutant>();
   const files: Record<string, FileScore> = {};
@@ -124,7 +110,7 @@ export function summarize(
     else if (UNDETECTED.has(m.status)) {
       const { line, column } = m.location.start;
       const replacement = m.replacement ?? '';
-      const equivalent = reasons.get(keyOf(file, line, column, m.mutatorName, replacement));
+      const equivalent = reasons.get(equivalentKey(file, line, column, m.mutatorName, replacement));
       if (equivalent !== undefined) {
         used.add(equivalent);
         score.equivalent += 1;

@@ -4,6 +4,9 @@
  * off until `__STRYKER_ACTIVE_MUTANT__` names it) and the CLI command that judges them.
  */
 
+/** The environment variable that names the target in Stryker's processes (set by scripts/mutation.ts). */
+export const TARGET_ENV = 'AHP_MUTATION_TARGET';
+
 /** The backend inputs the example policies decide: one denied, one answered with an edit. */
 const BACKEND_INPUTS = [
   '--stdio',
@@ -97,36 +100,6 @@ const BACKEND_JUDGING = [
   'cli',
 ];
 
-export const TARGETS: Record<string, MutationTarget> = {
-  harness: {
-    name: 'harness',
-    description: "the harness suite against the reference harness's failure core",
-    mutate: HARNESS_FAILURE_CORE,
-    judges: (listed) => listed.role === 'harness',
-    judging: HARNESS_JUDGING,
-    // The CLI hands its environment to the reference driver and to its in-process cases.
-    command: (options, env) => ({ args: ['harness', ...options], env: { ...env } }),
-  },
-  'example-backend': {
-    name: 'example-backend',
-    description: 'backend self-certification against docs/examples/deny-rm-backend.mjs',
-    mutate: ['docs/examples/deny-rm-backend.mjs'],
-    // A persistent stdio process is what the example is.
-    judges: (listed) => listed.role === 'backend' && listed.transports.includes('stdio-persistent'),
-    judging: BACKEND_JUDGING,
-    command: (options, env) => ({
-      args: [
-        'backend',
-        ...BACKEND_INPUTS,
-        ...options,
-        '--',
-        ...withEnv(env, ['node', 'docs/examples/deny-rm-backend.mjs']),
-      ],
-      env: {},
-    }),
-  },
-};
-
 /**
  * The mock's well-behaved path: what it does with a well-formed request it answers well. The
  * mutated ranges are the engine's way from a decoded request to its reply bytes (deciding by
@@ -155,34 +128,63 @@ const MOCK_WELL_BEHAVED_PATH = [
   'mock-backend/engine-behaviours.ts:259-260',
 ];
 
-TARGETS['mock-backend'] = {
-  name: 'mock-backend',
-  description:
-    "backend self-certification against the mock backend's well-behaved path (scripts/mutation/mock-as-backend.json)",
-  mutate: MOCK_WELL_BEHAVED_PATH,
-  judges: (listed) => listed.role === 'backend' && listed.transports.includes('stdio-persistent'),
-  judging: BACKEND_JUDGING,
-  skip: {
-    patterns: ['AHP-VER-001/*/unsupported-protocol-version/**'],
-    why: "the mock answers in the request's protocolVersion by design (harness tests need a reply in any version), and a scenario cannot match on params.protocolVersion",
+export const TARGETS: Readonly<Record<string, MutationTarget>> = {
+  harness: {
+    name: 'harness',
+    description: "the harness suite against the reference harness's failure core",
+    mutate: HARNESS_FAILURE_CORE,
+    judges: (listed) => listed.role === 'harness',
+    judging: HARNESS_JUDGING,
+    // The CLI hands its environment to the reference driver and to its in-process cases.
+    command: (options, env) => ({ args: ['harness', ...options], env: { ...env } }),
   },
-  command: (options, env) => ({
-    args: [
-      'backend',
-      ...BACKEND_INPUTS.slice(0, 3),
-      ...options,
-      '--',
-      ...withEnv(env, [
-        'node',
-        'bin/ahp-conformance.mjs',
-        'mock-backend',
-        '--stdio',
-        '--scenario',
-        'scripts/mutation/mock-as-backend.json',
-      ]),
-    ],
-    env: {},
-  }),
+  'example-backend': {
+    name: 'example-backend',
+    description: 'backend self-certification against docs/examples/deny-rm-backend.mjs',
+    mutate: ['docs/examples/deny-rm-backend.mjs'],
+    // A persistent stdio process is what the example is.
+    judges: (listed) => listed.role === 'backend' && listed.transports.includes('stdio-persistent'),
+    judging: BACKEND_JUDGING,
+    command: (options, env) => ({
+      args: [
+        'backend',
+        ...BACKEND_INPUTS,
+        ...options,
+        '--',
+        ...withEnv(env, ['node', 'docs/examples/deny-rm-backend.mjs']),
+      ],
+      env: {},
+    }),
+  },
+  'mock-backend': {
+    name: 'mock-backend',
+    description:
+      "backend self-certification against the mock backend's well-behaved path (scripts/mutation/mock-as-backend.json)",
+    mutate: MOCK_WELL_BEHAVED_PATH,
+    judges: (listed) => listed.role === 'backend' && listed.transports.includes('stdio-persistent'),
+    judging: BACKEND_JUDGING,
+    skip: {
+      patterns: ['AHP-VER-001/*/unsupported-protocol-version/**'],
+      why: "the mock answers in the request's protocolVersion by design (harness tests need a reply in any version), and a scenario cannot match on params.protocolVersion",
+    },
+    command: (options, env) => ({
+      args: [
+        'backend',
+        ...BACKEND_INPUTS.slice(0, 3),
+        ...options,
+        '--',
+        ...withEnv(env, [
+          'node',
+          'bin/ahp-conformance.mjs',
+          'mock-backend',
+          '--stdio',
+          '--scenario',
+          'scripts/mutation/mock-as-backend.json',
+        ]),
+      ],
+      env: {},
+    }),
+  },
 };
 
 export function targetNamed(name: string): MutationTarget {
