@@ -1,17 +1,18 @@
-// `npm run mutation -- <target> [--incremental] [--check] [--concurrency <n>] [--mutate <file>...] [--run-equivalents]`: the suite's
-// mutation score (docs/mutation.md). StrykerJS mutates the target's code in a sandbox and each
-// mutant is judged by the conformance suite itself, through the CLI (scripts/mutation/). The run
-// prints its time and score and updates mutation/summary.json; --incremental reuses
-// mutation/<target>.incremental.json (only changed code and changed cases run again); --check
-// exits 1 when the score is below the one committed in mutation/summary.json. --mutate narrows the
-// run to some of the target's files (or `file:line-line` ranges) and leaves the summary alone.
+// `npm run mutation -- <target> [options]`: the suite's mutation score (docs/mutation.md).
+// StrykerJS mutates the target's code in a sandbox and each mutant is judged by the conformance
+// suite itself, through the CLI (scripts/mutation/). The run prints its time and score and updates
+// mutation/summary.json; --incremental reuses mutation/<target>.incremental.json (only changed
+// code and changed cases run again); --check exits 1 when the score is below the committed one or
+// an equivalent entry is stale; --run-equivalents also runs the listed equivalents; --mutate
+// narrows the run to some of the target's files (or `file:line-line` ranges) and leaves the
+// summary alone.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { PartialStrykerOptions } from '@stryker-mutator/api/core';
 import { Stryker } from '@stryker-mutator/core';
-import { readEquivalents, SKIP_EQUIVALENTS_ENV } from './mutation/equivalents.js';
+import { equivalentsPath, readEquivalents, SKIP_EQUIVALENTS_ENV } from './mutation/equivalents.js';
 import { liveLogPath } from './mutation/live-log.js';
 import {
   outcomesOfLiveLog,
@@ -25,7 +26,7 @@ import { TARGET_ENV, TARGETS } from './mutation/targets.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SUMMARY = join(ROOT, 'mutation/summary.json');
-const EQUIVALENT = join(ROOT, 'mutation/equivalent.json');
+const EQUIVALENT = equivalentsPath(ROOT);
 
 /**
  * The incremental file is committed: it keeps what a rerun needs (sources, mutants, tests) without
@@ -72,7 +73,8 @@ const { values, positionals } = (() => {
 const USAGE = `Usage: npm run mutation -- <${Object.keys(TARGETS).join('|')}> [--incremental] [--check] [--concurrency <n>] [--mutate <file>...] [--run-equivalents]
 The conformance suite's mutation score (docs/mutation.md): StrykerJS mutates the target, the suite judges each mutant.
   --incremental     reuse mutation/<target>.incremental.json: only changed code and changed cases run again
-  --check           exit 1 when the score is below the one committed in mutation/summary.json
+  --check           exit 1 when the score is below the one committed in mutation/summary.json, or an entry of
+                    mutation/equivalent.json is stale
   --concurrency <n> mutants judged side by side (default 2)
   --mutate <file>   only these of the target's files (or file:line-line); leaves mutation/summary.json alone
   --run-equivalents  run the mutants mutation/equivalent.json lists too (by default they are not run): a listed one
@@ -154,7 +156,7 @@ if (values['summarize-only']) {
 
 process.env[TARGET_ENV] = target.name;
 if (values['run-equivalents']) delete process.env[SKIP_EQUIVALENTS_ENV];
-else process.env[SKIP_EQUIVALENTS_ENV] = EQUIVALENT;
+else process.env[SKIP_EQUIVALENTS_ENV] = ROOT;
 const started = Date.now();
 const stryker = new Stryker({
   testRunner: 'ahp-conformance',
@@ -204,6 +206,12 @@ process.stdout.write(
 if (values.check && committedScore !== undefined && summary.score < committedScore) {
   process.stderr.write(
     `mutation: the ${target.name} score fell to ${summary.score}% from the committed ${committedScore}%\n`,
+  );
+  process.exit(1);
+}
+if (values.check && summary.staleEquivalents.length > 0) {
+  process.stderr.write(
+    `mutation: mutation/equivalent.json has ${summary.staleEquivalents.length} stale ${target.name} entr${summary.staleEquivalents.length === 1 ? 'y' : 'ies'} (listed above); remove or move them to the mutants they now name\n`,
   );
   process.exit(1);
 }

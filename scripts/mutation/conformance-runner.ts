@@ -42,7 +42,13 @@ import {
   type TestRunner,
   type TestRunnerCapabilities,
 } from '@stryker-mutator/api/test-runner';
-import { equivalentKey, equivalentKeys, readEquivalents, SKIP_EQUIVALENTS_ENV } from './equivalents.js';
+import {
+  equivalentKey,
+  equivalentKeys,
+  equivalentsPath,
+  readEquivalents,
+  SKIP_EQUIVALENTS_ENV,
+} from './equivalents.js';
 import { TARGET_ENV, targetNamed, type ListedCase, type MutationTarget } from './targets.js';
 import { judgingDigest } from './judging-digest.js';
 import {
@@ -81,13 +87,17 @@ export class ConformanceTestRunner implements TestRunner {
   private testIds = new Map<string, string>();
   /** Shared by the runner processes of one run (they all work in the same sandbox). */
   private readonly state = join(process.cwd(), '.mutation-state');
-  /** The listed equivalents, when they are not to be run. */
+  /** The listed equivalents, when they are not to be run, and the project root they are relative to. */
   private readonly skipped: ReadonlySet<string>;
+  private readonly projectRoot: string | undefined;
 
   constructor(private readonly log: Logger) {
     this.target = targetNamed(process.env[TARGET_ENV] ?? 'harness');
-    const listed = process.env[SKIP_EQUIVALENTS_ENV];
-    this.skipped = listed === undefined ? new Set() : equivalentKeys(readEquivalents(listed));
+    this.projectRoot = process.env[SKIP_EQUIVALENTS_ENV];
+    this.skipped =
+      this.projectRoot === undefined
+        ? new Set()
+        : equivalentKeys(readEquivalents(equivalentsPath(this.projectRoot)));
   }
 
   capabilities(): TestRunnerCapabilities {
@@ -149,14 +159,18 @@ export class ConformanceTestRunner implements TestRunner {
 
   async mutantRun(options: MutantRunOptions): Promise<MutantRunResult> {
     const { fileName: file, location, mutatorName, replacement } = options.activeMutant;
+    // A runner sees Stryker's own 0-based positions; reports (and so mutation/equivalent.json) are 1-based.
     const key = equivalentKey(
-      relative(this.root, file),
-      location.start.line,
-      location.start.column,
+      relative(this.projectRoot ?? this.root, file),
+      location.start.line + 1,
+      location.start.column + 1,
       mutatorName,
       replacement,
     );
-    if (this.skipped.has(key)) return { status: MutantRunStatus.Survived, nrOfTests: 0 };
+    if (this.skipped.has(key)) {
+      this.log.debug(`listed as equivalent, not run: ${key}`);
+      return { status: MutantRunStatus.Survived, nrOfTests: 0 };
+    }
     const filter = options.testFilter?.map(unitOfTestId);
     const units = killerOrder(filter ?? this.units, file, this.kills(), this.reach());
     const env = { [ACTIVE_MUTANT_ENV]: options.activeMutant.id };

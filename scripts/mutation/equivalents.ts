@@ -4,6 +4,7 @@
  * Stryker result are the same mutant.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** An entry of mutation/equivalent.json. */
 export interface EquivalentMutant {
@@ -16,10 +17,17 @@ export interface EquivalentMutant {
 }
 
 /**
- * Set by scripts/mutation.ts for the runner processes: the path of mutation/equivalent.json when
- * listed equivalents are not to be run (the default), absent with --run-equivalents.
+ * Set by scripts/mutation.ts for the runner processes when listed equivalents are not to be run
+ * (the default; absent with --run-equivalents): the project's root, whose mutation/equivalent.json
+ * names files relative to it. A runner works in the sandbox, but Stryker names a mutant's file by
+ * its path in the project.
  */
-export const SKIP_EQUIVALENTS_ENV = 'AHP_MUTATION_SKIP_EQUIVALENTS';
+export const SKIP_EQUIVALENTS_ENV = 'AHP_MUTATION_SKIP_EQUIVALENTS_OF';
+
+/** Where a project keeps its list. */
+export function equivalentsPath(projectRoot: string): string {
+  return join(projectRoot, 'mutation/equivalent.json');
+}
 
 export function equivalentKey(
   file: string,
