@@ -131,6 +131,17 @@ export const FAMILY_RULES = {
     envelope,
     'An intercept request does not advertise its effects as required',
   ),
+  'event.capabilities-enforceable': rule(
+    'AHP-CAP-001',
+    basis(
+      DOC.capabilities,
+      'AHP-CAP-001',
+      'MUST',
+      'A harness advertises only effects it can enforce for the current interception.',
+    ),
+    envelope,
+    'An intercept request advertises an effect its event cannot take',
+  ),
   'event.extension-keys': rule(
     'AHP-EXT-001',
     basis(DOC.events, 'AHP-EXT-001', 'MUST', 'Extension keys are reverse-DNS names.'),
@@ -257,6 +268,17 @@ export const FAMILY_RULES = {
     ),
     decision,
     'An AHP outcome lifts a host deny or ask',
+  ),
+  'host.ask-enforced': rule(
+    'AHP-CAP-001',
+    basis(
+      DOC.capabilities,
+      'AHP-CAP-001',
+      'MUST',
+      'A harness advertises only effects it can enforce: an accepted ask holds the operation for an approval.',
+    ),
+    decision,
+    'An operation runs without approval although the harness accepted an advertised ask',
   ),
   'host.execution-reported': rule(
     'AHP-DEC-002',
