@@ -87,6 +87,17 @@ export const FAMILY_RULES = {
     configuration,
     'A registration document without the snapshot version or a non-empty hooks array is accepted',
   ),
+  'registration.unusable-transport-refused': rule(
+    'AHP-REG-001',
+    basis(
+      DOC.baseIndex,
+      'Base Protocol profile',
+      'MUST',
+      'A harness rejects invalid interceptor configuration rather than silently skipping it; plain http to a remote endpoint is invalid (transports/http.md, TLS).',
+    ),
+    configuration,
+    'A backend whose transport cannot be used is accepted',
+  ),
   'auth.portable-bindings': rule(
     'AHP-AUTH-001',
     basis(
