@@ -147,5 +147,23 @@ export function budgetCases(fixture: HarnessFixture, transport: HarnessTransport
       // loaded socket outlasted it) leaves cleanup nothing to resend: the attempt runs again.
       needsPendingRequest: 'what the cleanup after expiry delivers',
     },
+    {
+      // The driver protocol takes any budget >= 0; one of 0 has run out before the call starts, so
+      // expiry must end it at once, interrupted, with nothing sent (no new work after expiry). The
+      // interceptor was never called, so its audit entry is `skipped`; the call's ending tells why.
+      name: `AHPX-BUD-006/transport:${transport}/policy:fail-open/a-zero-budget-ends-the-call-before-delivery`,
+      requirements: ['AHPX-BUD-006', 'AHPX-BUD-004'],
+      transport,
+      policy: 'fail-open',
+      deadline: deadlineMs,
+      behaviour: { kind: 'respond', effects: [] },
+      invoke: { budgetMs: 0 },
+      expect: {
+        ...expected('a budget of 0 has run out before the call starts'),
+        audit: { outcome: 'skipped' },
+        wire: 'none',
+        deliveryRule: 'budget.expiry-ends-the-call',
+      },
+    },
   ];
 }

@@ -22,7 +22,7 @@ import { EXPLICIT_DENY_REASON } from './fail-matrix.js';
  * The violations of each intercept request of the call that carry `requirement` (the validator
  * tags each violation with the requirement it breaks), as findings of `rule`.
  */
-function wireEventCheck(name: string, requirement: string, rule: RuleKey): CaseCheck {
+export function wireEventCheck(name: string, requirement: string, rule: RuleKey): CaseCheck {
   return {
     name,
     async run(run, context) {

@@ -4,11 +4,16 @@ import { executionCheck } from './host-permission-cases.js';
 
 class Untested extends Error {}
 
-const context = {
-  untested(reason: string): never {
-    throw new Untested(reason);
-  },
-} as unknown as CaseRunContext;
+/** The context of a step, with the control call's reported execution as run 0. */
+function contextAfter(controlExecuted: boolean): CaseRunContext {
+  return {
+    runs: [{ index: 0, result: { executed: controlExecuted } }],
+    untested(reason: string): never {
+      throw new Untested(reason);
+    },
+  } as unknown as CaseRunContext;
+}
+const context = contextAfter(true);
 
 function step(index: number, result: Partial<StepRun['result']>): StepRun {
   const base = { decision: 'continue', synthetic: false, interrupted: false, audit: [] };
@@ -21,11 +26,19 @@ const check = executionCheck([
 const messages = async (found: ReturnType<typeof check.run>) => (await found).map((f) => f.message);
 
 describe('executionCheck', () => {
-  it('makes the case untested when the allowed control call is not reported executed', async () => {
-    await expect(async () => check.run(step(0, { executed: false }), context)).rejects.toThrow(
+  it('makes a case whose later calls all matched untested when the control call is not executed', async () => {
+    // The control itself is judged after the last call, so step 0 alone finds nothing.
+    expect(await check.run(step(0, { executed: false }), contextAfter(false))).toEqual([]);
+    const matched = step(1, { executed: false, permission: 'deny' });
+    await expect(async () => check.run(matched, contextAfter(false))).rejects.toThrow(
       /executed: false for a call nothing objected to/,
     );
-    expect(await check.run(step(0, { executed: true }), context)).toEqual([]);
+    expect(await check.run(matched, contextAfter(true))).toEqual([]);
+  });
+
+  it('fails a later call that breaks its outcome even when the control was not executed', async () => {
+    const lifted = check.run(step(1, { executed: true, permission: 'allow' }), contextAfter(false));
+    expect(await messages(lifted)).toHaveLength(2);
   });
 
   it('names a missing executed, a wrong executed and a lifted permission', async () => {
@@ -35,7 +48,7 @@ describe('executionCheck', () => {
     const lifted = check.run(step(1, { executed: true, permission: 'allow' }), context);
     expect(await messages(lifted)).toEqual([
       'the host said deny, yet the result says executed: true',
-      'the host said deny: the final permission must stay "deny", the result says "allow"',
+      'the host said deny: the final permission must be "deny", the result says "allow"',
     ]);
     expect((await lifted).map((f) => f.requirement)).toEqual(['AHP-SEC-001', 'AHP-SEC-001']);
     expect(await check.run(step(1, { executed: false, permission: 'deny' }), context)).toEqual([]);

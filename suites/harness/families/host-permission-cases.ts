@@ -13,9 +13,19 @@
  * Besides the empty list, an accepted `allow` effect never lifts a host deny, and a fail-open
  * failure never turns a host ask into permission to run.
  *
+ * AHP-DEC-002 again, with a host permission: an accepted deny ends the operation at `deny`
+ * whatever the host said (driver protocol v1.1), since a final `allow` or `ask` would let the host
+ * run it, at once or once approved.
+ * AHP-CAP-001 (MUST; spec/draft/base/capabilities.md#AHP-CAP-001): a harness advertises only
+ * effects it can enforce. One that advertises `ask` at tool.before and accepts it must require an
+ * approval: under a host that allows, the operation ends at `ask` and (the driver's host has no
+ * user) is not executed.
+ *
  * Every case first runs a positive control: a call nothing objects to, under a host that allows
  * it, must be reported executed. A harness that reports `executed: false` for every call would
- * pass the checks without showing anything, so then the case is `untested` with that reason.
+ * pass the checks without showing anything, so then the case is `untested` with that reason,
+ * unless a later call already showed a violation (executed or a permission looser than it must
+ * be): that is a failure whatever the control said.
  */
 import type { Finding } from '../../common/finding.js';
 import type { CaseCheck, CaseStep, HarnessCase, StepRun } from '../kit/case-model.js';
@@ -44,8 +54,8 @@ export interface Outcome {
 }
 
 /**
- * The check of every step: the control (step 0) must be executed, or the case says nothing
- * (untested); every later step must match its outcome.
+ * The check of every step: every later step must match its outcome; the control (step 0) must be
+ * executed, or a case whose later steps all matched says nothing (untested, after its last step).
  */
 export function executionCheck(outcomes: readonly Outcome[]): CaseCheck {
   return {
@@ -60,15 +70,7 @@ export function executionCheck(outcomes: readonly Outcome[]): CaseCheck {
           ),
         ];
       }
-      if (run.index === 0) {
-        if (!executed) {
-          context.untested(
-            'the harness reports executed: false for a call nothing objected to and the host allowed, ' +
-              'so its executed shows nothing about a deny',
-          );
-        }
-        return [];
-      }
+      if (run.index === 0) return [];
       const want = outcomes[run.index - 1] as Outcome;
       const problems: Finding[] = [];
       if (executed !== want.executed) {
@@ -78,9 +80,19 @@ export function executionCheck(outcomes: readonly Outcome[]): CaseCheck {
         problems.push(
           finding(
             want.rule,
-            `${want.why}: the final permission must stay "${want.permission}", the result says ` +
+            `${want.why}: the final permission must be "${want.permission}", the result says ` +
               `${permission === undefined ? 'nothing' : `"${permission}"`}`,
           ),
+        );
+      }
+      if (
+        problems.length === 0 &&
+        run.index === outcomes.length &&
+        context.runs[0]?.result.executed !== true
+      ) {
+        context.untested(
+          'the harness reports executed: false for a call nothing objected to and the host allowed, ' +
+            'so its executed shows nothing about a deny',
         );
       }
       return problems;
@@ -100,6 +112,21 @@ interface HostCase {
   before?: CaseCheck;
 }
 
+/** The case's own check that the effect its later steps answer is advertised at tool.before. */
+function advertisedAtToolBefore(effect: 'allow' | 'ask'): CaseCheck {
+  return {
+    name: `${effect} is advertised at tool.before`,
+    run(run, context) {
+      if (run.index === 0) return [];
+      const advertised = run.records.requests[0]?.advertised ?? [];
+      if (!advertised.includes(effect)) {
+        context.untested(`the harness does not advertise ${effect} at tool.before, so it cannot accept one`);
+      }
+      return [];
+    },
+  };
+}
+
 const HOST_CASES: readonly HostCase[] = [
   {
     name: 'AHP-DEC-002/accepted-deny-is-not-executed',
@@ -117,6 +144,27 @@ const HOST_CASES: readonly HostCase[] = [
         },
       },
     ],
+  },
+  {
+    name: 'AHP-DEC-002/accepted-deny-ends-at-deny-whatever-the-host-allowed',
+    requirements: ['AHP-DEC-002'],
+    policy: 'fail-open',
+    hostPermission: true,
+    steps: (['allow', 'ask'] as const).map((host) => ({
+      step: {
+        label: `host-${host}-explicit-deny`,
+        behaviour: { kind: 'deny', reason: EXPLICIT_DENY_REASON },
+        hostPermission: host,
+      },
+      outcome: {
+        executed: false,
+        permission: 'deny' as const,
+        why:
+          `the host said ${host} and the harness accepted a valid deny, so the operation must not run ` +
+          `(${host === 'ask' ? 'not even once approved' : 'a final allow would run it'})`,
+        rule: 'host.deny-not-executed' as const,
+      },
+    })),
   },
   {
     name: 'AHP-DEC-003/host-deny-and-ask-survive-an-empty-effect-list',
@@ -155,17 +203,7 @@ const HOST_CASES: readonly HostCase[] = [
         },
       },
     ],
-    before: {
-      name: 'allow is advertised at tool.before',
-      run(run, context) {
-        if (run.index === 0) return [];
-        const advertised = run.records.requests[0]?.advertised ?? [];
-        if (!advertised.includes('allow')) {
-          context.untested('the harness does not advertise allow at tool.before, so it cannot accept one');
-        }
-        return [];
-      },
-    },
+    before: advertisedAtToolBefore('allow'),
   },
   {
     name: 'AHP-SEC-001/fail-open-failure-with-host-ask-is-not-executed',
@@ -187,6 +225,32 @@ const HOST_CASES: readonly HostCase[] = [
         },
       },
     ],
+  },
+  {
+    name: 'AHP-CAP-001/advertised-ask-is-enforced-under-a-host-that-allows',
+    requirements: ['AHP-CAP-001'],
+    policy: 'fail-closed',
+    hostPermission: true,
+    steps: [
+      {
+        step: {
+          label: 'host-allow-backend-ask',
+          behaviour: { kind: 'respond', effects: [{ type: 'ask' }] },
+          hostPermission: 'allow',
+          means: { kind: 'answer', because: 'a valid, advertised ask effect' },
+          expect: { audit: { outcome: 'effects' } },
+        },
+        outcome: {
+          executed: false,
+          permission: 'ask',
+          why:
+            'the harness advertised ask and accepted one, which needs an approval the driver never gives, ' +
+            'so the operation must wait for it',
+          rule: 'host.ask-enforced',
+        },
+      },
+    ],
+    before: advertisedAtToolBefore('ask'),
   },
 ];
 

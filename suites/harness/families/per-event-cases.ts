@@ -3,6 +3,8 @@
  * tool.before: for each other event type the driver announces (`features.events`), over one
  * transport (stdio persistent where the driver has it, else HTTP), an operational failure follows
  * the policy, the deadline ends a late backend by the policy, and a retry resends the same bytes.
+ * AHP-CAP-001 too: each request's `capabilities` advertise only what that event's boundary can
+ * take (the draft's per-event bounds, protocol/events.ts), not what tool.before advertises.
  * Pure data out; each case raises its event on every call (kit/event-payloads.ts has the samples).
  */
 import {
@@ -17,6 +19,7 @@ import type { HarnessCase, SubscriptionPatch } from '../kit/case-model.js';
 import type { TransportChoiceCase } from '../kit/define.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import type { HarnessTransport } from '../kit/timing.js';
+import { wireEventCheck } from './core-wire-event-cases.js';
 import { settlesByTheDeadline } from './deadline-timing.js';
 import { CLASS_VARIANTS } from './fail-class-variants.js';
 import { EXPLICIT_DENY_REASON } from './fail-matrix.js';
@@ -74,6 +77,30 @@ function failOpenCase(event: InterceptableEvent): TransportChoiceCase {
     policy: 'fail-open',
     event: e,
     behaviour: RPC_ERROR,
+  }));
+}
+
+/** The capability violations the protocol's validator tags AHP-CAP-001 (effects beyond the event's bounds). */
+const CAPABILITIES_ENFORCEABLE = wireEventCheck(
+  'capabilities advertise only what the event can take',
+  'AHP-CAP-001',
+  'event.capabilities-enforceable',
+);
+
+/**
+ * The event's request advertises only effects its boundary can take. Fail-open with an empty
+ * reply, so it keeps the harness of the fail-open cases before it.
+ */
+function capabilitiesCase(event: InterceptableEvent): TransportChoiceCase {
+  const name = `AHP-CAP-001/event:${event}/advertises-only-what-the-boundary-can-take`;
+  return choice(name, ['AHP-CAP-001'], event, (e, transport) => ({
+    name,
+    requirements: ['AHP-CAP-001'],
+    transport,
+    policy: 'fail-open',
+    event: e,
+    behaviour: { kind: 'respond' },
+    checks: [CAPABILITIES_ENFORCEABLE],
   }));
 }
 
@@ -138,6 +165,7 @@ function resendCase(event: InterceptableEvent): TransportChoiceCase {
 export function perEventCases(fixture: HarnessFixture): TransportChoiceCase[] {
   return [
     ...OTHER_EVENTS.map(failOpenCase),
+    ...OTHER_EVENTS.map(capabilitiesCase),
     // Fail-closed is excluded where the boundary cannot deny (tool.after, session.start,
     // turn.finish.before...): failure.md (AHP-FAIL-001) defines it only as denying the operation,
     // and the draft names no outcome for a boundary whose effects exclude deny.

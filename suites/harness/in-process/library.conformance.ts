@@ -4,7 +4,9 @@
  * `untested`. No driver is started here.
  */
 import { declareProviderCases } from './auth-provider-cases.js';
+import { declareLibraryResultCases } from './library-result-cases.js';
 import { declareOwnershipCase } from './ownership-cases.js';
 
 declareOwnershipCase();
 declareProviderCases();
+declareLibraryResultCases();

@@ -87,6 +87,17 @@ export const FAMILY_RULES = {
     configuration,
     'A registration document without the snapshot version or a non-empty hooks array is accepted',
   ),
+  'registration.unusable-transport-refused': rule(
+    'AHP-REG-001',
+    basis(
+      DOC.baseIndex,
+      'Base Protocol profile',
+      'MUST',
+      'A harness rejects invalid interceptor configuration rather than silently skipping it; plain http to a remote endpoint is invalid (transports/http.md, TLS).',
+    ),
+    configuration,
+    'A backend whose transport cannot be used is accepted',
+  ),
   'auth.portable-bindings': rule(
     'AHP-AUTH-001',
     basis(
@@ -130,6 +141,17 @@ export const FAMILY_RULES = {
     ),
     envelope,
     'An intercept request does not advertise its effects as required',
+  ),
+  'event.capabilities-enforceable': rule(
+    'AHP-CAP-001',
+    basis(
+      DOC.capabilities,
+      'AHP-CAP-001',
+      'MUST',
+      'A harness advertises only effects it can enforce for the current interception.',
+    ),
+    envelope,
+    'An intercept request advertises an effect its event cannot take',
   ),
   'event.extension-keys': rule(
     'AHP-EXT-001',
@@ -257,6 +279,17 @@ export const FAMILY_RULES = {
     ),
     decision,
     'An AHP outcome lifts a host deny or ask',
+  ),
+  'host.ask-enforced': rule(
+    'AHP-CAP-001',
+    basis(
+      DOC.capabilities,
+      'AHP-CAP-001',
+      'MUST',
+      'A harness advertises only effects it can enforce: an accepted ask holds the operation for an approval.',
+    ),
+    decision,
+    'An operation runs without approval although the harness accepted an advertised ask',
   ),
   'host.execution-reported': rule(
     'AHP-DEC-002',
