@@ -22,7 +22,7 @@
  * failure) is content-upload-cases.ts'.
  */
 import { randomBytes } from 'node:crypto';
-import { isJsonObject, type JsonObject } from '../../../protocol/json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json.js';
 import { CaseFailure, type Finding } from '../../common/finding.js';
 import { announcedEvents } from '../../driver/index.js';
 import { driverCase } from '../kit/define.js';
@@ -39,6 +39,7 @@ import {
 import { declareUploadCases } from './content-upload-cases.js';
 import {
   contentViolations,
+  gapPartIds,
   leakProblems,
   messageListProblems,
   partListProblems,
@@ -50,8 +51,8 @@ import {
   NATIVE_PATHS,
   nativeCopy,
   nativeLeakProblems,
+  nativeProblems,
   placeNative,
-  unaskedNativeProblems,
   withoutNative,
   type NativeSite,
 } from './content-native.js';
@@ -60,6 +61,7 @@ import {
   contentFor,
   givenConversation,
   marker,
+  placeContent,
   summaryParts,
   wireSlot,
   type GivenMessage,
@@ -72,10 +74,13 @@ interface JudgeOptions {
   /** The rule of a frame that is missing or carries no event. */
   caseRule: RuleKey;
   /**
-   * Native data to a subscription that did not set includeNative is a finding (the native cases,
-   * which hand some in). Elsewhere only native data that holds withheld content is.
+   * The native cases, which hand native data in: native data to a subscription that did not set
+   * includeNative is a finding, and the event's `error` must be `error` as handed in (undefined:
+   * none was), native apart. Elsewhere only native data that holds withheld content is a finding.
    */
-  unaskedNative?: boolean;
+  native?: { error: JsonValue | undefined };
+  /** The `items` slot holds the parts of `messages` as bare parts, in order. */
+  bareParts?: boolean;
 }
 
 /**
@@ -120,16 +125,27 @@ function judgeFrames(
         const at = `${who}, frame ${i + 1}`;
         if (!isJsonObject(frame.event)) return [finding(caseRule, `${at}: no params.event`)];
         const bare = frameWithoutNative(frame.text, frame.event);
-        const wire = wireSlot(type, bare.event);
+        const wire = slot === undefined ? undefined : wireSlot(type, bare.event);
         const where = `$.params.event.${slot}`;
         const structure =
-          slot === 'summary'
-            ? partListProblems(summaryParts(messages), wire, spec.viewOf, where)
-            : messageListProblems(messages, wire, spec.viewOf, where);
-        const native =
-          options.unaskedNative && !spec.includeNative
-            ? unaskedNativeProblems(frame.event)
-            : nativeLeakProblems(frame.event, withheld);
+          slot === undefined
+            ? []
+            : slot === 'summary' || options.bareParts
+              ? partListProblems(
+                  slot === 'summary' ? summaryParts(messages) : messages.flatMap((m) => m.parts),
+                  wire,
+                  spec.viewOf,
+                  where,
+                )
+              : messageListProblems(messages, wire, spec.viewOf, where);
+        // A part the view could only give as a gap is withheld too (native data may not carry it).
+        const withheldHere = new Map([
+          ...withheld,
+          ...gapPartIds(wire).map((id): [string, string] => [id, marker(nonce, id)]),
+        ]);
+        const native = options.native
+          ? nativeProblems(frame.event, spec.includeNative === true, withheldHere, options.native.error)
+          : nativeLeakProblems(frame.event, withheldHere);
         const found = [
           ...contentViolations(frame.event, ids),
           ...structure,
@@ -206,6 +222,20 @@ function categorySpec(
 }
 
 /**
+ * The content slots beyond the conversation in `items` the selection cases raise (each names
+ * the event it is raised on): a summary list of parts (context.compact.after), a message's
+ * `messages` (user.message.inbound), and `items` holding bare parts, as tool output does
+ * (tool.after). Each conversation also holds a text the host has only the descriptor of, which
+ * a body view must give as selection body with a gap (content-upload.md: a missing requested
+ * body uses selection body and gap).
+ */
+const SLOT_CASES: readonly { name: string; event: string; bareParts?: true }[] = [
+  { name: 'summary', event: 'context.compact.after' },
+  { name: 'message.messages', event: 'user.message.inbound' },
+  { name: 'items-bare-parts', event: 'tool.after', bareParts: true },
+];
+
+/**
  * Per-category selection, over a conversation with an image, an audio, a video and a PDF
  * attachment, none with a category of its own. The first subscription selects text, images,
  * audio and video by their own keys, the reasoning part by its explicit category (over its text
@@ -250,13 +280,27 @@ const UPLOAD_SPECS: readonly ContentSubscriptionSpec[] = [
 ];
 
 /**
- * The native cases' subscriptions: without includeNative an interceptor and an observer that see
- * every text, so a native copy would withhold nothing from them and only the setting decides;
- * with it, views that withhold every part.
+ * The native cases' subscriptions: includeNative absent (the default) and false, each with a
+ * view that withholds nothing of the text, so only the setting decides; and includeNative true
+ * with a body view (withholding only what it can give as a gap, an attachment nothing was
+ * uploaded for), a metadata and an omit view (withholding every part).
  */
 const NATIVE_SPECS: readonly ContentSubscriptionSpec[] = [
   ALL_BODY,
-  { label: 'body-observer', mode: 'observe', content: { default: 'body' }, viewOf: () => 'body' },
+  {
+    label: 'body-observer',
+    mode: 'observe',
+    content: { default: 'body' },
+    viewOf: () => 'body',
+    includeNative: false,
+  },
+  {
+    label: 'body-native',
+    mode: 'intercept',
+    content: { default: 'body' },
+    viewOf: () => 'body',
+    includeNative: true,
+  },
   {
     label: 'metadata-native',
     mode: 'intercept',
@@ -274,41 +318,69 @@ const NATIVE_SPECS: readonly ContentSubscriptionSpec[] = [
 ];
 
 /**
- * The event a native case raises at `site`: a conversation event for the event's own native;
- * tool.after, the one interceptable event whose schema has an error object, for the error's.
+ * Interceptable events that carry no content slot (no items, summary or message), best first:
+ * native data on one is all a view has to project.
  */
-function nativeEventOrUntested(ctx: CaseContext, state: FixtureState, site: NativeSite): string {
-  if (site === 'event') return selectionEventOrUntested(ctx, state);
-  if (announcedEvents(state.info).includes('tool.after')) return 'tool.after';
+const NO_CONTENT_EVENTS = ['model.switch.before', 'config.change.before', 'task.change.before'];
+
+/** Where a native case puts the native value, and on what kind of event. */
+type NativeVariant = NativeSite | 'event-without-content';
+
+/**
+ * The event a native case raises: a conversation event for the event's own native; tool.after,
+ * the one interceptable event whose schema has an error object, for the error's; an event
+ * without any content slot for the event's own native where nothing else is to be projected.
+ */
+function nativeEventOrUntested(ctx: CaseContext, state: FixtureState, variant: NativeVariant): string {
+  if (variant === 'event') return selectionEventOrUntested(ctx, state);
+  const announced = announcedEvents(state.info);
+  if (variant === 'error') {
+    if (announced.includes('tool.after')) return 'tool.after';
+    return ctx.untested(
+      'the driver does not announce tool.after in features.events, the only interceptable event with an error object (and so an error.native)',
+    );
+  }
+  const type = NO_CONTENT_EVENTS.find((e) => announced.includes(e));
+  if (type !== undefined) return type;
   return ctx.untested(
-    'the driver does not announce tool.after in features.events, the only interceptable event with an error object (and so an error.native)',
+    `the driver announces none of the events without content in features.events (${NO_CONTENT_EVENTS.join(', ')})`,
   );
 }
 
-/** Declares the native-data cases: one per place the schemas give `native`. */
+/**
+ * Declares the native-data cases: one per place the schemas give `native`, and the event's own
+ * on an event without content. The judge reads what each subscription must get off its
+ * includeNative and its view: nothing native without includeNative; with it, nothing its view
+ * withholds; and everywhere the error as handed in, native apart.
+ */
 function declareNativeCases(fixture: HarnessFixture): void {
-  for (const site of ['event', 'error'] as const) {
+  for (const variant of ['event', 'error', 'event-without-content'] as const) {
+    const site: NativeSite = variant === 'error' ? 'error' : 'event';
     driverCase(
       fixture,
       {
-        name: `AHP-CONTENT-002/native:${site}/only-with-includeNative-never-what-the-view-withholds`,
+        name: `AHP-CONTENT-002/native:${variant}/only-with-includeNative-never-what-the-view-withholds`,
         requirements: ['AHP-CONTENT-002'],
         transports: ['http'],
       },
       { transport: 'http' },
       async (ctx, state) => {
-        const type = nativeEventOrUntested(ctx, state, site);
+        const type = nativeEventOrUntested(ctx, state, variant);
         const nonce = randomBytes(6).toString('hex');
-        const messages = givenConversation(nonce, { structured: false });
-        const native = nativeCopy(messages);
+        const conversation = givenConversation(nonce, { structured: false });
+        const messages = CONTENT_EVENTS[type] === undefined ? [] : conversation;
+        // The native copy holds the whole conversation even where the event carries none of it.
+        const native = nativeCopy(conversation);
         ctx.evidence({ event: type, native: { at: NATIVE_PATHS[site], value: native } });
-        const received = await raiseWithContent(ctx, state, type, NATIVE_SPECS, messages, (payload) =>
-          placeNative(site, payload, native),
-        );
+        let error: JsonValue | undefined;
+        const received = await raiseWithContent(ctx, state, type, NATIVE_SPECS, messages, (payload) => {
+          placeNative(site, payload, native);
+          error = payload.error;
+        });
         const problems = judgeFrames(type, NATIVE_SPECS, received, messages, nonce, {
           ids: ['AHP-CONTENT-002'],
           caseRule: 'content.selection',
-          unaskedNative: true,
+          native: { error },
         });
         if (problems.length > 0) throw new CaseFailure(problems);
       },
@@ -371,6 +443,34 @@ export function declareContentCases(fixture: HarnessFixture): void {
     'AHP-CONTENT-002/selection:body-metadata-omit/each-subscription-its-own-view-nothing-withheld-elsewhere',
     VIEW_SPECS,
   );
+  for (const slot of SLOT_CASES) {
+    driverCase(
+      fixture,
+      {
+        name: `AHP-CONTENT-002/selection:slot:${slot.name}/each-view-of-the-slot-a-text-the-host-lacks-a-body-gap`,
+        requirements: ['AHP-CONTENT-002'],
+        transports: ['http'],
+      },
+      { transport: 'http', event: slot.event },
+      async (ctx, state) => {
+        const nonce = randomBytes(6).toString('hex');
+        const messages = contentFor(
+          slot.event,
+          givenConversation(nonce, { structured: false, hostWithheld: true }),
+        );
+        const bareParts = slot.bareParts === true;
+        const received = await raiseWithContent(ctx, state, slot.event, VIEW_SPECS, messages, (payload) =>
+          placeContent(slot.event, payload, messages, bareParts),
+        );
+        const problems = judgeFrames(slot.event, VIEW_SPECS, received, messages, nonce, {
+          ids: ['AHP-CONTENT-002'],
+          caseRule: 'content.selection',
+          bareParts,
+        });
+        if (problems.length > 0) throw new CaseFailure(problems);
+      },
+    );
+  }
   selectionCase(
     'AHP-CONTENT-002/selection:per-category/category-keys-over-default-explicit-category-over-media',
     CATEGORY_SPECS,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../../protocol/json.js';
 import {
+  gapPartIds,
+  partListProblems,
   contentViolations as contentViolationsFindings,
   leakProblems as leakProblemsFindings,
   messageListProblems as messageListProblemsFindings,
@@ -101,5 +103,36 @@ describe('content checks', () => {
     expect(leaks[0]).toMatch(/system-1.*\$\.params\.event\.native\.prompt/);
     expect(leakProblems(JSON.stringify(wireList('omit')), NONCE, parts, () => 'omit')).toEqual([]);
     expect(frame).toContain(marker(NONCE, 'system-1'));
+  });
+
+  it('find the gaps of a slot, in messages and bare parts', () => {
+    const gap = { reason: 'upload-unavailable' };
+    const slot = [
+      {
+        id: 'm',
+        role: 'user',
+        parts: [
+          { id: 'a', gap },
+          { id: 'b', text: 'x' },
+        ],
+      },
+      { id: 'c', kind: 'attachment', gap },
+    ];
+    expect(gapPartIds(slot)).toEqual(['a', 'c']);
+    expect(gapPartIds(undefined)).toEqual([]);
+  });
+
+  it('want a body view with a gap for a text the host has no text of', () => {
+    const lacking = givenConversation(NONCE, { structured: false, hostWithheld: true })
+      .flatMap((m) => m.parts)
+      .filter((p) => p.id === 'user-7');
+    expect(partJson(lacking[0] as GivenPart)).toMatchObject({ selection: 'metadata' });
+    const part = { id: 'user-7', kind: 'text', mediaType: 'text/plain', selection: 'body' };
+    expect(
+      partListProblems(lacking, [{ ...part, gap: { reason: 'unavailable' } }], () => 'body', '$'),
+    ).toEqual([]);
+    expect(messages(partListProblems(lacking, [part], () => 'body', '$'))).toEqual([
+      expect.stringContaining('its body view is selection body with a gap'),
+    ]);
   });
 });

@@ -68,6 +68,17 @@ function partProblems(given: GivenPart, wire: JsonValue, view: View, at: string)
     }
     return out;
   }
+  // A text the host handed in without its text is a missing requested body: a body view, a gap.
+  if (given.kind === 'text' && given.text === undefined) {
+    if (!isJsonObject(wire.gap) || 'text' in wire) {
+      out.push(
+        selection(
+          `${at} (${given.id}) is ${JSON.stringify(wire)}: the host has no text of it, so its body view is selection body with a gap {reason}`,
+        ),
+      );
+    }
+    return out;
+  }
   if (given.kind === 'text' && !('gap' in wire) && wire.text !== given.text) {
     out.push(
       canonical(
@@ -241,4 +252,16 @@ export function unconfirmedRefProblems(slot: JsonValue | undefined, at: string):
           'a reference no upload receipt confirmed',
       ),
     );
+}
+
+/**
+ * The ids of the parts of a content slot (a list of messages, of bare parts, or both) that a
+ * body view could only give as a gap: their body is withheld all the same.
+ */
+export function gapPartIds(slot: JsonValue | undefined): string[] {
+  if (!Array.isArray(slot)) return [];
+  const parts = slot.flatMap((item) =>
+    isJsonObject(item) && Array.isArray(item.parts) ? item.parts : [item],
+  );
+  return parts.flatMap((p) => (isJsonObject(p) && 'gap' in p && typeof p.id === 'string' ? [p.id] : []));
 }

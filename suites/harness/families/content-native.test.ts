@@ -3,8 +3,10 @@ import type { JsonObject } from '../../../protocol/json.js';
 import { validateEvent } from '../../../protocol/event-validation.js';
 import { samplePayload } from '../kit/event-payloads.js';
 import {
+  errorKeptProblems,
   nativeCopy,
   nativeLeakProblems,
+  nativeProblems,
   placeNative,
   unaskedNativeProblems,
   withoutNative,
@@ -62,5 +64,24 @@ describe('native data in the content cases', () => {
     expect(nativeLeakProblems({ ...event, error: { class: 'tool', message: 'x', native: 7 } }, one)).toEqual(
       [],
     );
+  });
+
+  it('wants the error as handed in, native apart, and no error where none was handed in', () => {
+    const given = failedCall('error');
+    const error = given.error;
+    expect(errorKeptProblems(withoutNative(given), error)).toEqual([]);
+    expect(errorKeptProblems(given, error)).toEqual([]);
+    expect(errorKeptProblems({ ...given, error: {} }, error).map((f) => f.rule)).toEqual([
+      'content.native-projection',
+    ]);
+    expect(errorKeptProblems(withoutNative(failedCall('event')), undefined)).toEqual([]);
+    expect(errorKeptProblems({ ...failedCall('event'), error: {} }, undefined)).toHaveLength(1);
+  });
+
+  it('judges native by the setting: any at all unasked, only withheld content when asked', () => {
+    const event = failedCall('event');
+    expect(nativeProblems(event, false, new Map(), undefined)).toHaveLength(1);
+    expect(nativeProblems(event, true, new Map(), undefined)).toEqual([]);
+    expect(nativeProblems(event, true, withheldAll, undefined)).toHaveLength(withheldAll.size);
   });
 });

@@ -5,8 +5,14 @@
  * every event, and the `error` object of model.error, turn.end and a failed tool.after. The cases
  * hand in a native value at one of them holding a copy of every text of the conversation, so a
  * view that withholds a text and still carries the native copy leaks it, and a subscription that
- * never asked for native data shows whether it got some. Pure.
+ * never asked for native data shows whether it got some (includeNative absent or false, the
+ * default). A view withholds a part when it selects metadata or omit for it, and also when it
+ * selects the body but can only give a gap (an attachment nothing was uploaded for): native data
+ * beside a gap would carry the body the gap stands for. Taking native out must leave the rest of
+ * its place as it was: an error keeps its class and message, and an event that had no error gets
+ * none. Pure.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json.js';
 import type { Finding } from '../../common/finding.js';
 import { finding } from '../kit/rules.js';
@@ -87,4 +93,47 @@ export function nativeLeakProblems(event: JsonObject, withheld: ReadonlyMap<stri
         ),
       );
   });
+}
+
+/**
+ * The event's `error` against the one handed in (`given`, undefined when none was), native apart:
+ * projecting native out of the error keeps its normalized fields, and invents no error.
+ */
+export function errorKeptProblems(event: JsonObject, given: JsonValue | undefined): Finding[] {
+  const sent = event.error;
+  const bare = (e: JsonValue | undefined) => (isJsonObject(e) ? withoutNative({ error: e }).error : e);
+  if (given === undefined) {
+    return sent === undefined
+      ? []
+      : [
+          finding(
+            'content.native-projection',
+            `$.params.event.error is ${JSON.stringify(sent)}, though the host handed in no error`,
+          ),
+        ];
+  }
+  if (isDeepStrictEqual(bare(sent), bare(given))) return [];
+  return [
+    finding(
+      'content.native-projection',
+      `$.params.event.error is ${JSON.stringify(bare(sent) ?? null)} apart from native; the host handed in ${JSON.stringify(bare(given))}`,
+    ),
+  ];
+}
+
+/**
+ * Every native finding of one frame: to a subscription that did not ask (`asked` false), any
+ * native data; to one that did, native data holding what its view withholds; to both, an error
+ * that is not the one handed in.
+ */
+export function nativeProblems(
+  event: JsonObject,
+  asked: boolean,
+  withheld: ReadonlyMap<string, string>,
+  givenError: JsonValue | undefined,
+): Finding[] {
+  return [
+    ...(asked ? nativeLeakProblems(event, withheld) : unaskedNativeProblems(event)),
+    ...errorKeptProblems(event, givenError),
+  ];
 }

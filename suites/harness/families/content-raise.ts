@@ -39,7 +39,10 @@ export interface ContentSubscriptionSpec {
   uploadTimeoutMs?: number;
   /** The backend's event deliveries require the lane's bearer token (bearer authentication). */
   eventBearer?: boolean;
-  /** Set `includeNative`: the subscription asks for opaque native data. */
+  /**
+   * The subscription's `includeNative`, written as given (true: it asks for opaque native data;
+   * false, or absent: it does not, the default).
+   */
   includeNative?: boolean;
 }
 
@@ -77,7 +80,7 @@ function contentBackends(
       ...(spec.upload
         ? { upload: { ...UPLOAD_LIMITS, timeoutMs: spec.uploadTimeoutMs ?? UPLOAD_LIMITS.timeoutMs } }
         : {}),
-      ...(spec.includeNative ? { includeNative: true } : {}),
+      ...(spec.includeNative === undefined ? {} : { includeNative: spec.includeNative }),
     };
     return {
       id: `dev.ahp-conformance.content-${spec.label}`,

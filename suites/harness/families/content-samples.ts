@@ -78,7 +78,7 @@ function structuredText(id: string, data: JsonObject): GivenPart {
  */
 export function givenConversation(
   nonce: string,
-  options: { structured: boolean; media?: boolean },
+  options: { structured: boolean; media?: boolean; hostWithheld?: boolean },
 ): GivenMessage[] {
   const data: JsonObject = { files: ['a.txt', 'b.txt'], count: 2, mark: marker(nonce, 'user-2') };
   return [
@@ -99,6 +99,8 @@ export function givenConversation(
               attachment(nonce, 'user-6', 'application/pdf', 'files'),
             ]
           : []),
+        // A text the host itself holds only the descriptor of (it hands it in as a metadata view).
+        ...(options.hostWithheld ? [{ id: 'user-7', kind: 'text', mediaType: 'text/plain' } as const] : []),
       ],
     },
     {
@@ -117,9 +119,13 @@ export function givenConversation(
   ];
 }
 
-/** A given part as its canonical body view (what the host hands the harness). */
+/**
+ * A given part as the host hands it to the harness: its canonical body view, or a metadata view
+ * for a text part the host has no text of.
+ */
 export function partJson(part: GivenPart): JsonObject {
-  const out: JsonObject = { id: part.id, kind: part.kind, mediaType: part.mediaType, selection: 'body' };
+  const hostView = part.kind === 'text' && part.text === undefined ? 'metadata' : 'body';
+  const out: JsonObject = { id: part.id, kind: part.kind, mediaType: part.mediaType, selection: hostView };
   if (part.category !== undefined) out.category = part.category;
   if (part.text !== undefined) out.text = part.text;
   if (part.ref !== undefined) out.body = { ref: part.ref };
@@ -163,10 +169,19 @@ export function summaryParts(messages: readonly GivenMessage[]): GivenPart[] {
   return messages.flatMap((m) => m.parts.filter((p) => p.kind === 'text'));
 }
 
-/** Puts `messages` into the payload's content slot for `type` (the payload is changed). */
-export function placeContent(type: string, payload: JsonObject, messages: readonly GivenMessage[]): void {
+/**
+ * Puts `messages` into the payload's content slot for `type` (the payload is changed); with
+ * `bareParts`, an `items` slot holds their parts as bare parts, in order, without messages.
+ */
+export function placeContent(
+  type: string,
+  payload: JsonObject,
+  messages: readonly GivenMessage[],
+  bareParts = false,
+): void {
   const slot = CONTENT_EVENTS[type];
-  if (slot === 'items') payload.items = messagesJson(messages);
+  if (slot === 'items' && bareParts) payload.items = messages.flatMap((m) => m.parts.map(partJson));
+  else if (slot === 'items') payload.items = messagesJson(messages);
   else if (slot === 'summary') payload.summary = summaryParts(messages).map(partJson);
   else if (slot === 'message.messages') {
     const message = (payload.message ?? {}) as JsonObject;

@@ -72,6 +72,8 @@ describe('upload checks', () => {
     expect(found.map((f) => f.message)).toEqual([
       expect.stringContaining('the receipt that returned it does not confirm the upload'),
     ]);
+    expect(frameReferenceProblems(slot({ gap: {} }), '$.items', 200, expected)).toHaveLength(1);
+    expect(frameReferenceProblems(slot({}), '$.items', 200, expected)).toHaveLength(1);
     expect(missingUploadProblem([], given)).toHaveLength(1);
   });
 

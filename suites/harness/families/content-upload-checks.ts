@@ -81,6 +81,11 @@ function attachmentsOf(slot: JsonValue | undefined, at: string): { part: JsonObj
   return out;
 }
 
+/** A schema-valid content gap: `{reason}` with a non-empty reason (content-item.schema.json). */
+function isGap(gap: JsonValue | undefined): boolean {
+  return isJsonObject(gap) && typeof gap.reason === 'string' && gap.reason.length > 0;
+}
+
 /** What one subscription's frames must show about its attachment. */
 export interface FrameExpectation {
   given: GivenAttachment;
@@ -91,7 +96,7 @@ export interface FrameExpectation {
 
 /**
  * One frame's attachment against the uploads: with a confirming receipt, `body` is exactly
- * `{ref}` of one, and the receipt left before the frame arrived; without one, no reference.
+ * `{ref}` of one, and the receipt left before the frame arrived; without one, no reference, and a body view is an explicit gap {reason}.
  */
 export function frameReferenceProblems(
   slot: JsonValue | undefined,
@@ -114,7 +119,14 @@ export function frameReferenceProblems(
           ),
         ];
       }
-      return [];
+      // Without a reference the body-selected part is an explicit, schema-valid gap: {reason}.
+      return part.selection !== 'body' || isGap(part.gap)
+        ? []
+        : [
+            receipt(
+              `${path} (${given.partId}) has neither a body nor a gap {reason} (it is ${JSON.stringify(part.gap)}): a failed upload leaves an explicit schema-valid content gap`,
+            ),
+          ];
     }
     const ref = isJsonObject(body) ? body.ref : undefined;
     if (typeof ref === 'string' && confirming.has(ref)) {

@@ -29,7 +29,10 @@ describe('startBackendSet', () => {
       'http',
       [
         {
-          subscriptions: [{ mode: 'intercept', policy: 'fail-closed', timeoutMs: 1000 }],
+          subscriptions: [
+            { mode: 'intercept', policy: 'fail-closed', timeoutMs: 1000, includeNative: true },
+            { mode: 'observe', includeNative: false },
+          ],
           replies: [{ kind: 'delay', ms: 40, then: { kind: 'respond' } }],
         },
         { subscriptions: [{ mode: 'observe' }], replies: [] },
@@ -39,6 +42,11 @@ describe('startBackendSet', () => {
     try {
       const registration = set.registration();
       expect(validateRegistration(registration).ok).toBe(true);
+      // includeNative is written as the subscription sets it, and left out when it does not.
+      const subscriptionsOf = (i: number) =>
+        (registration.hooks as { subscriptions: Record<string, unknown>[] }[])[i]?.subscriptions ?? [];
+      expect(subscriptionsOf(0).map((s) => s.includeNative)).toEqual([true, false]);
+      expect(subscriptionsOf(1)[0]).not.toHaveProperty('includeNative');
       expect(set.ids).toEqual([setBackendId(1), setBackendId(2)]);
       const hooks = registration.hooks as { transport: { url: string } }[];
       const [first, second] = hooks.map((h) => h.transport.url);

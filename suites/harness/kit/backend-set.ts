@@ -36,11 +36,16 @@ export interface SetUploadLimits {
   maxBytes: number;
 }
 
-/** What every subscription of the set may set beyond its mode (defaults: tool.before, metadata). */
+/**
+ * What every subscription of the set may set beyond its mode (defaults: tool.before, metadata,
+ * no includeNative).
+ */
 interface SubscriptionOptions {
   events?: string[];
   content?: JsonObject;
   upload?: SetUploadLimits;
+  /** Written as the subscription's `includeNative` when set (true or false); absent otherwise. */
+  includeNative?: boolean;
 }
 
 /** One subscription of a backend in the set. */
@@ -148,6 +153,7 @@ function subscriptionDocument(subscription: SetSubscription, uploadUrl: string |
     mode: subscription.mode,
     content: subscription.content ?? { default: 'metadata' },
   };
+  if (subscription.includeNative !== undefined) document.includeNative = subscription.includeNative;
   if (subscription.mode === 'intercept') {
     document.timeoutMs = subscription.timeoutMs;
     document.failurePolicy = subscription.policy;

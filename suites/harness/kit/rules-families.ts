@@ -192,6 +192,17 @@ export const FAMILY_RULES = {
     envelope,
     'Opaque native data reaches a subscription that did not ask for it, or carries what its view withholds',
   ),
+  'content.native-projection': rule(
+    'AHP-CONTENT-002',
+    basis(
+      DOC.contentUpload,
+      'Preparation and security boundaries',
+      'MUST',
+      'Projecting native data out of an event takes out only the native value: it never replaces the required normalized fields around it (an error keeps its class and message), and no field is invented in its place.',
+    ),
+    envelope,
+    'Taking native data out of an event changed the normalized fields around it',
+  ),
   'content.upload-framing': rule(
     'AHP-CONTENT-002',
     basis(
