@@ -58,10 +58,13 @@ export type FrameSpec =
 
 /**
  * What makes a notification one the backend cannot process: a method AHP does not define, an
- * event type no revision defines, a protocol version it does not support, params without an event.
+ * event type no revision defines, a protocol version it does not support, params without an event,
+ * or the request method `hooks/intercept` sent without an id (a plain tool.before otherwise: a
+ * backend that matches its policy on the method and the event alone would decide it, and the
+ * decision is a reply JSON-RPC 2.0 forbids: §4.1, the Server MUST NOT reply to a Notification).
  */
 export type NotificationFlaw =
-  'unknown-method' | 'unknown-event-type' | 'unsupported-version' | 'invalid-params';
+  'unknown-method' | 'unknown-event-type' | 'unsupported-version' | 'invalid-params' | 'intercept-method';
 
 /** Every notification flaw, in the order the cases name them. */
 export const NOTIFICATION_FLAWS: readonly NotificationFlaw[] = [
@@ -69,6 +72,7 @@ export const NOTIFICATION_FLAWS: readonly NotificationFlaw[] = [
   'unknown-event-type',
   'unsupported-version',
   'invalid-params',
+  'intercept-method',
 ];
 
 /** What each flaw breaks, in words, for findings and the validator cross-check. */
@@ -77,6 +81,7 @@ const NOTIFICATION_FLAW_WORDS: Readonly<Record<NotificationFlaw, string>> = {
   'unknown-event-type': 'its event type is no AHP event type',
   'unsupported-version': "its protocolVersion is not the draft's",
   'invalid-params': 'its params hold no event',
+  'intercept-method': 'it is a hooks/intercept request without an id',
 };
 
 /**
@@ -247,7 +252,10 @@ export const UNKNOWN_FIELD_PATHS: Readonly<Record<UnknownFieldSite, string>> = {
 };
 
 /** A valid observe notification changed by `flaw`, if any, into one the backend cannot process. */
-function flawed(message: JsonObject, flaw: NotificationFlaw | undefined): JsonObject {
+function flawed(
+  message: JsonObject,
+  flaw: Exclude<NotificationFlaw, 'intercept-method'> | undefined,
+): JsonObject {
   const params = message.params as JsonObject;
   switch (flaw) {
     case undefined:
@@ -307,6 +315,7 @@ export class FrameFactory {
         return { kind: 'request', text, id };
       }
       case 'observe': {
+        if (spec.flaw === 'intercept-method') return this.interceptWithoutId();
         const event = {
           ...this.toolEvent(structuredClone(this.inputs.allow)),
           type: 'tool.after',
@@ -336,6 +345,14 @@ export class FrameFactory {
       tool: { name: 'Bash', kind: 'shell', origin: 'native', input },
       path: 'native',
     };
+  }
+
+  /** The allow path's plain hooks/intercept request, its id member left out: a notification. */
+  private interceptWithoutId(): BuiltFrame {
+    const { id: _id, ...message } = JSON.parse(
+      this.intercept({ send: 'intercept', input: 'allow' }).text,
+    ) as JsonObject;
+    return { kind: 'notification', text: JSON.stringify(message) };
   }
 
   private intercept(spec: Extract<FrameSpec, { send: 'intercept' }>): BuiltFrame {

@@ -181,10 +181,17 @@ export const BROKEN_HTTP_RUNS: readonly SelfTestCase[] = [
   { example: 'twins/inconsistent-duplicate', binding: 'http', breaks: ['AHP-CORE-004'] },
   { example: 'twins/unknown-event-accepted', binding: 'http', breaks: ['AHP-CORE-003'] },
   { example: 'twins/unknown-method-accepted', binding: 'http', breaks: ['AHP-RPC-002'] },
-  // Errors for the notifications it cannot process, silence for a valid one: the four cases of
+  // Errors for the notifications it cannot process, silence for a valid one: the five cases of
   // unprocessable notifications fail, as one problem, and nothing else does.
   {
     example: 'twins/answers-unprocessable-notifications',
+    binding: 'http',
+    breaks: ['AHP-RPC-002'],
+    problems: 1,
+  },
+  // It decides a hooks/intercept sent without an id: only that notification's case fails.
+  {
+    example: 'twins/answers-intercept-notifications',
     binding: 'http',
     breaks: ['AHP-RPC-002'],
     problems: 1,
