@@ -30,6 +30,10 @@ for await (const line of createInterface({ input: process.stdin })) {
     error(null, -32700, 'Parse error');
     continue;
   }
+  if (typeof request?.method !== 'string') {
+    error(null, -32600, 'Invalid Request'); // JSON, but no JSON-RPC request: no id to trust
+    continue;
+  }
   if (request.id === undefined) continue; // a notification: never answered, not even with an error
   answer(request);
 }

@@ -149,6 +149,18 @@ export const BASIS = {
     level: 'SHOULD',
     rule: 'JSON-RPC 2.0 (§5.1) names -32700 Parse error for invalid JSON received by the server. Its code table carries no MUST, and the defined-error MUST of base/index.md (Base Protocol profile) covers requests whose version, method or event a backend cannot process, not text that is no request at all: a SHOULD.',
   },
+  invalidRequest: {
+    document: VERSIONING,
+    anchor: 'AHP-RPC-001',
+    level: 'MUST',
+    rule: 'Messages are JSON-RPC 2.0, where a Request that cannot be processed gets an error Response (§5), whose id is null when the id could not be detected, an Invalid Request among them (§5, the id member). JSON whose method is not a String is no Request object (§4), so no Notification either (§4.1: a Request object without an id); sent with id null, its reply carries id null, and a persistent backend remains alive for the messages after it (stdio.md, Persistent lifecycle).',
+  },
+  invalidRequestCode: {
+    document: VERSIONING,
+    anchor: 'AHP-RPC-001',
+    level: 'SHOULD',
+    rule: 'JSON-RPC 2.0 (§5.1) names -32600 Invalid Request for JSON that is not a valid Request object. Its code table carries no MUST, and the defined-error MUST of base/index.md (Base Protocol profile) covers requests whose version, method or event a backend cannot process, not a message that is no request at all: a SHOULD.',
+  },
   toolLessRequest: {
     document: VERSIONING,
     anchor: 'AHP-RPC-001',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkRequestEnvelope } from '../../protocol/jsonrpc.js';
 import { validateInterceptRequest, validateObserveNotification } from '../../protocol/messages.js';
 import type { JsonObject, JsonValue } from '../../protocol/json.js';
 import { appliesTo, stepsFor } from './probe.js';
@@ -6,6 +7,7 @@ import { BACKEND_PROBES } from './probes-index.js';
 import {
   DEFAULT_ALLOW_INPUT,
   FrameFactory,
+  INVALID_REQUEST_TEXT,
   intentOf,
   REQUEST_FLAWS,
   TOOL_FLAWS,
@@ -122,6 +124,18 @@ describe('frame factory', () => {
     expect(frame.text).not.toContain('\n');
     expect(frame.text).not.toContain('"id"');
     expect(intentOf({ send: 'unparsable' })).toEqual({ valid: false, breaks: 'it is not JSON' });
+  });
+
+  it('builds a line that is JSON but no Request object, and no Notification, and must be answered with id null', () => {
+    const frame = factory().build({ send: 'invalid-request' });
+    expect(frame).toEqual({ kind: 'request', text: INVALID_REQUEST_TEXT, id: null });
+    const value = JSON.parse(frame.text) as JsonObject;
+    expect(typeof value.method).not.toBe('string');
+    // An id member, so not a Notification (a Request object without one); null, so no other id.
+    expect(value).toHaveProperty('id', null);
+    expect(checkRequestEnvelope(value).kind).toBe('invalid');
+    expect(frame.text).not.toContain('\n');
+    expect(intentOf({ send: 'invalid-request' })).toMatchObject({ valid: false });
   });
 
   it('refuses a deny-path frame without a deny input and a repeat of a step not built yet', () => {

@@ -51,6 +51,11 @@ export type FrameSpec =
   /** A line that is not JSON (`UNPARSABLE_TEXT`): a request cut off before its end. */
   | { send: 'unparsable' }
   /**
+   * A line that is JSON but not a JSON-RPC Request object (`INVALID_REQUEST_TEXT`): its method is a
+   * number, and its id member is null (present, so it is no Notification either).
+   */
+  | { send: 'invalid-request' }
+  /**
    * A `hooks/observe` notification (no id: it gets no reply), or, with `flaw`, a notification
    * the backend cannot process, which gets no reply either.
    */
@@ -124,13 +129,21 @@ const isToolFlaw = (flaw: RequestFlaw | ToolFlaw): flaw is ToolFlaw =>
 export const UNPARSABLE_TEXT =
   '{"jsonrpc":"2.0","method":"hooks/intercept","params":{"protocolVersion":"draft"';
 
+/**
+ * The text of the `invalid-request` frame: valid JSON, but no Request object, as its method is not
+ * a String (JSON-RPC 2.0 §4). Its id member is there (a Notification is a Request object without
+ * one, §4.1, so no reading makes it one), and it is null: a backend that reads the id anyway reads
+ * null, and one that cannot detect it answers null (§5), so the reply's id can only be null.
+ */
+export const INVALID_REQUEST_TEXT = '{"jsonrpc":"2.0","method":1,"id":null}';
+
 /** A frame ready to write. */
 export interface BuiltFrame {
   kind: 'request' | 'notification';
   text: string;
   /**
-   * The JSON-RPC id a reply must carry: a request's own, or null for a line that is not JSON (no
-   * id can be read from it). Absent for a notification.
+   * The JSON-RPC id a reply must carry: a request's own, or null for a line that is not JSON or
+   * not a Request object (no id can be read from it). Absent for a notification.
    */
   id?: string | null;
 }
@@ -172,7 +185,7 @@ export function advertisementOf(spec: Extract<FrameSpec, { send: 'intercept' }>)
  * Whether a frame spec builds a valid draft message, or what it breaks on purpose. Everything the
  * suite sends is valid except these: the requests a backend must refuse with an error, the
  * tool.before events without a tool or its input (answered either way), the line that is not
- * JSON, and the notifications it must leave unanswered.
+ * JSON, the one that is no Request object, and the notifications it must leave unanswered.
  */
 export function intentOf(spec: FrameSpec): { valid: true } | { valid: false; breaks: string } {
   if (spec.send === 'method')
@@ -181,6 +194,9 @@ export function intentOf(spec: FrameSpec): { valid: true } | { valid: false; bre
     return { valid: false, breaks: `a notification: ${NOTIFICATION_FLAW_WORDS[spec.flaw]}` };
   }
   if (spec.send === 'unparsable') return { valid: false, breaks: 'it is not JSON' };
+  if (spec.send === 'invalid-request') {
+    return { valid: false, breaks: 'it is not a JSON-RPC Request object: its method is not a string' };
+  }
   if (spec.send !== 'intercept') return { valid: true };
   if (spec.flaw !== undefined) {
     return { valid: false, breaks: `a hooks/intercept request: ${flawWords(spec.flaw)}` };
@@ -225,6 +241,8 @@ export function describeFrame(spec: FrameSpec): string {
       return `the frame of step ${spec.of + 1} again`;
     case 'unparsable':
       return 'a line that is not JSON (a hooks/intercept request cut off before its end)';
+    case 'invalid-request':
+      return 'a line that is JSON but no JSON-RPC Request object (its method is a number, its id null)';
     case 'intercept': {
       // A request without an event or a tool carries no tool input: its flaw is all there is to say.
       if (spec.flaw !== undefined && isToolFlaw(spec.flaw)) {
@@ -329,6 +347,8 @@ export class FrameFactory {
       }
       case 'unparsable':
         return { kind: 'request', text: UNPARSABLE_TEXT, id: null };
+      case 'invalid-request':
+        return { kind: 'request', text: INVALID_REQUEST_TEXT, id: null };
       case 'intercept':
         return this.intercept(spec);
     }

@@ -4,6 +4,7 @@ import { LIVENESS_PROBES } from './probes-liveness.js';
 import {
   DEFINED_ERROR_PROBES,
   DUPLICATE_PROBES,
+  INVALID_REQUEST_PROBES,
   PARSE_ERROR_PROBES,
   TOOL_LESS_PROBES,
   UNKNOWN_FIELD_PROBES,
@@ -14,7 +15,7 @@ import { WIRE_PROBES } from './probes-wire.js';
 /**
  * Every backend probe, in report order: wire, decisions, returned values, duplicates, unknown
  * fields, errors (defined, then unprocessable requests), invalid tool.before events, a line that
- * is not JSON, liveness.
+ * is not JSON, one that is no Request object, liveness.
  */
 export const BACKEND_PROBES: readonly Probe[] = [
   ...WIRE_PROBES,
@@ -26,5 +27,6 @@ export const BACKEND_PROBES: readonly Probe[] = [
   ...UNPROCESSABLE_REQUEST_PROBES,
   ...TOOL_LESS_PROBES,
   ...PARSE_ERROR_PROBES,
+  ...INVALID_REQUEST_PROBES,
   ...LIVENESS_PROBES,
 ];

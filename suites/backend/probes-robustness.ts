@@ -187,33 +187,53 @@ export const TOOL_LESS_PROBES: readonly Probe[] = TOOL_FLAWS.map((flaw) => ({
   sameProcess: true,
 }));
 
-const NOT_JSON: FrameSpec = { send: 'unparsable' };
-const NOT_JSON_REFUSAL: Refusal = { what: describeFrame(NOT_JSON), rule: RULES.parseError };
+/**
+ * The two cases of a line no id can be read from, over stdio only: a JSON-RPC error with id null,
+ * and the plain request after it answered, by the same process on persistent stdio (a MUST); and
+ * its twin that asks for JSON-RPC 2.0's code (a SHOULD: its code table carries no MUST). http.md
+ * gives no status for the answer to such a body, and the harness's HTTP exchange reads only a
+ * 200's body, so an error sent with another status could not be read.
+ */
+function nullIdError(
+  name: string,
+  frame: FrameSpec,
+  rule: Rule,
+  code: { code: number; rule: Rule },
+): Probe[] {
+  const refusal: Refusal = { what: describeFrame(frame), rule };
+  const common = {
+    requirement: 'AHP-RPC-001',
+    bindings: ['stdio-persistent', 'stdio-per_event'],
+    steps: refusalSteps(frame),
+    refusal,
+  } as const;
+  return [
+    {
+      ...common,
+      name: `${name}/gets-an-error-with-id-null-and-the-backend-keeps-working`,
+      rule,
+      sameProcess: true,
+    },
+    { ...common, name: `${name}/error-code:${code.code}`, rule: code.rule, errorCode: code.code },
+  ];
+}
+
+/** A line that is not JSON (AHP-RPC-001): the code due is -32700 Parse error. */
+export const PARSE_ERROR_PROBES: readonly Probe[] = nullIdError(
+  'line-not-json',
+  { send: 'unparsable' },
+  RULES.parseError,
+  { code: -32700, rule: RULES.parseErrorCode },
+);
 
 /**
- * A line that is not JSON (AHP-RPC-001): a JSON-RPC error with id null, and the plain request
- * after it answered, by the same process on persistent stdio (a MUST); its twin asks for the code
- * -32700 (a SHOULD: JSON-RPC 2.0's code table). Over stdio only: http.md gives no status for the
- * answer to a body that is not JSON, and the harness's HTTP exchange reads only a 200's body, so
- * an error sent with another status could not be read.
+ * A line that is JSON but no JSON-RPC Request object (AHP-RPC-001): its method is a number and its
+ * id null; the code due is -32600 Invalid Request. A loop that routes on the method alone answers
+ * it -32601, as it would an unknown method.
  */
-export const PARSE_ERROR_PROBES: readonly Probe[] = [
-  {
-    requirement: 'AHP-RPC-001',
-    name: 'line-not-json/gets-an-error-with-id-null-and-the-backend-keeps-working',
-    rule: RULES.parseError,
-    bindings: ['stdio-persistent', 'stdio-per_event'],
-    steps: refusalSteps(NOT_JSON),
-    refusal: NOT_JSON_REFUSAL,
-    sameProcess: true,
-  },
-  {
-    requirement: 'AHP-RPC-001',
-    name: 'line-not-json/error-code:-32700',
-    rule: RULES.parseErrorCode,
-    bindings: ['stdio-persistent', 'stdio-per_event'],
-    steps: refusalSteps(NOT_JSON),
-    refusal: NOT_JSON_REFUSAL,
-    errorCode: -32700,
-  },
-];
+export const INVALID_REQUEST_PROBES: readonly Probe[] = nullIdError(
+  'line-not-a-request',
+  { send: 'invalid-request' },
+  RULES.invalidRequest,
+  { code: -32600, rule: RULES.invalidRequestCode },
+);

@@ -145,6 +145,18 @@ export const RULES = {
     summary: 'a line that is not JSON got an error code other than -32700 Parse error',
     basis: BASIS.parseErrorCode,
   },
+  invalidRequest: {
+    key: 'jsonrpc.invalid-request-answered',
+    summary:
+      'a line that is JSON but no JSON-RPC Request object was not answered with a JSON-RPC error with id null by a backend that keeps working',
+    basis: BASIS.invalidRequest,
+  },
+  invalidRequestCode: {
+    key: 'jsonrpc.invalid-request-code',
+    summary:
+      'a line that is JSON but no JSON-RPC Request object got an error code other than -32600 Invalid Request',
+    basis: BASIS.invalidRequestCode,
+  },
   toolLessRequest: {
     key: 'request.without-tool-answered',
     summary:

@@ -126,6 +126,15 @@ export const BROKEN_STDIO_RUNS: readonly SelfTestCase[] = [
     warnings: ['AHP-RPC-001'],
     problems: 1,
   },
+  // It answers the line that is JSON but no Request object with id null but -32601: only the
+  // SHOULD case of its code warns.
+  {
+    example: 'twins/invalid-request-code',
+    binding: 'stdio-persistent',
+    breaks: [],
+    warnings: ['AHP-RPC-001'],
+    problems: 1,
+  },
 ];
 
 /** The twins whose defect any binding shows, run over HTTP, plus the HTTP-only ones. */

@@ -3,7 +3,12 @@ import { findingKey } from '../common/finding.js';
 import { toFinding } from './faults.js';
 import { RULES } from './rules.js';
 import { step, stepsFor, type Probe } from './probe.js';
-import { PARSE_ERROR_PROBES, TOOL_LESS_PROBES, UNPROCESSABLE_REQUEST_PROBES } from './probes-robustness.js';
+import {
+  INVALID_REQUEST_PROBES,
+  PARSE_ERROR_PROBES,
+  TOOL_LESS_PROBES,
+  UNPROCESSABLE_REQUEST_PROBES,
+} from './probes-robustness.js';
 import { decision, DENY, failed, notified, replied, rpcError } from './test-observations.js';
 import { decisionSignature, judgeProbe, runMayStop } from './verdict.js';
 
@@ -278,6 +283,42 @@ describe('probe verdicts', () => {
     // per_event: one process per message, so the process is not held to it.
     const perEvent = [decision(0, []), parseError(-32700, null, []), replied(2, DECIDED(2), 'evt_2', [200])];
     expect(judgeProbe(must, must.steps, perEvent, 'stdio-per_event').status).toBe('pass');
+  });
+
+  it('a line that is JSON but no Request object: an error with id null passes; the code -32600 is a SHOULD of its own', () => {
+    const [must, code] = INVALID_REQUEST_PROBES as [Probe, Probe];
+    expect([must.name, code.name]).toEqual([
+      'line-not-a-request/gets-an-error-with-id-null-and-the-backend-keeps-working',
+      'line-not-a-request/error-code:-32600',
+    ]);
+    expect([must.rule, code.rule]).toEqual([RULES.invalidRequest, RULES.invalidRequestCode]);
+    expect([must.rule.basis.level, code.rule.basis.level]).toEqual(['MUST', 'SHOULD']);
+    for (const p of INVALID_REQUEST_PROBES)
+      expect(p.bindings).toEqual(['stdio-persistent', 'stdio-per_event']);
+    const invalid = (c: number, id: string | null = null) =>
+      replied(1, { jsonrpc: '2.0', id, error: { code: c, message: 'Invalid Request' } }, null);
+    const run = (p: Probe, second: ReturnType<typeof decision>, third = decision(2, [])) =>
+      judgeProbe(p, p.steps, [decision(0, []), second, third], 'stdio-persistent');
+    expect(run(must, invalid(-32600)).status).toBe('pass');
+    expect(run(code, invalid(-32600)).status).toBe('pass');
+    // A loop that routes on the method alone answers -32601: the MUST passes, its code twin does not.
+    expect(run(must, invalid(-32601)).status).toBe('pass');
+    expect(run(code, invalid(-32601))).toMatchObject({
+      status: 'fail',
+      faults: [{ rule: RULES.invalidRequestCode, way: 'error-code', step: 2 }],
+    });
+    for (const bad of [
+      invalid(-32600, 'evt_1'),
+      replied(1, { jsonrpc: '2.0', id: null, result: { protocolVersion: 'draft', effects: [] } }, null),
+      failed(1, 'stdio.exit-before-reply'),
+      failed(1, 'deadline'),
+    ]) {
+      expect(run(must, bad), JSON.stringify(bad.reply)).toMatchObject({
+        status: 'fail',
+        faults: [{ requirement: 'AHP-RPC-001', rule: RULES.invalidRequest, step: 2 }],
+      });
+      expect(run(code, bad).status).toBe('blocked');
+    }
   });
 
   it('a tool.before without a tool or its input: an error or a decision with its id passes; a wrong id, a crash or another process fails', () => {
