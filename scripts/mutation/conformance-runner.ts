@@ -238,7 +238,11 @@ export class ConformanceTestRunner implements TestRunner {
       reject: false,
       all: true,
       forceKillAfterDelay: 5_000,
+      // Its own process group: what a mutant leaves running (a driver that ignores SIGTERM, say) is
+      // killed with the group when the run ends, instead of loading the machine for later mutants.
+      detached: true,
     });
+    if (child.pid !== undefined) liveGroups.add(child.pid);
     const outcome: CliOutcome = { exitCode: undefined, timedOut: false, tail: [] };
     const timer =
       timeoutMs === undefined
@@ -258,9 +262,27 @@ export class ConformanceTestRunner implements TestRunner {
     }
     const result = await child;
     clearTimeout(timer);
+    killGroup(child.pid);
+    if (child.pid !== undefined) liveGroups.delete(child.pid);
     rmSync(outputDir, { recursive: true, force: true });
     outcome.exitCode = result.exitCode;
     return outcome;
+  }
+}
+
+/** The process groups of CLI runs in progress: a runner that is stopped (Ctrl-C) takes them along. */
+const liveGroups = new Set<number>();
+process.once('exit', () => {
+  for (const pid of liveGroups) killGroup(pid);
+});
+
+/** Kills what is left of a finished run's process group (nothing, when the CLI reaped it all). */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // ESRCH: the group is gone, as it should be.
   }
 }
 
