@@ -1,6 +1,7 @@
 /**
  * In-process cases on what the library shows its caller, with a transport the case injects (no
- * mock, no process): a fail-closed synthetic denial carries a generic local reason (AHPX-SYN-002;
+ * mock, no process): a fail-closed synthetic denial, for a refused connection and for a call whose
+ * budget expired, carries a generic local reason (AHPX-SYN-002;
  * the driver protocol makes `reason` optional, so through a driver a missing one is `untested`),
  * and a backend whose transport the harness cannot build, plain `http` to a remote host, is a
  * configuration error at creation, never a harness that skips the backend (AHP-REG-001). The
@@ -9,7 +10,7 @@
  */
 import { inject } from 'vitest';
 import { PROTOCOL_VERSION } from '../../../protocol/wire-types.js';
-import type { BackendTransport, Harness } from '../../../reference-harness/index.js';
+import type { BackendTransport, Harness, InvokeResult } from '../../../reference-harness/index.js';
 import { conformanceCase, type CaseContext } from '../../common/case.js';
 import { HARNESS_TARGET_KEY } from '../kit/provided.js';
 import { failOn } from '../kit/rules.js';
@@ -58,6 +59,37 @@ async function factoryFor(ctx: CaseContext): Promise<LibraryHarness> {
   return (resolved as { factory: LibraryHarness }).factory;
 }
 
+/** The call the cases make, under its own call id. */
+function toolCall(callId: string) {
+  return {
+    session: { id: 'sess-in-process' },
+    call: { id: callId },
+    tool: { name: 'Bash', input: { command: 'ls' } },
+  };
+}
+
+/** What of a settled call the evidence shows. */
+function shown(result: InvokeResult) {
+  return {
+    decision: result.decision,
+    synthetic: result.synthetic,
+    ending: result.ending ?? null,
+    reason: result.reason ?? null,
+  };
+}
+
+function syntheticDenial(result: InvokeResult): boolean {
+  return result.decision === 'deny' && result.synthetic === true;
+}
+
+/** A problem when `result` carries no non-empty reason for the model. */
+function reasonProblems(result: InvokeResult, what: string): string[] {
+  const reason = result.reason;
+  return typeof reason === 'string' && reason.trim() !== ''
+    ? []
+    : [`${what} carries no reason for the model`];
+}
+
 /** Declares the library-result cases in the calling suite file. */
 export function declareLibraryResultCases(): void {
   conformanceCase(
@@ -73,27 +105,24 @@ export function declareLibraryResultCases(): void {
         transports: { [BACKEND_ID]: refusing },
       });
       try {
-        const result = await harness.invoke({
-          session: { id: 'sess-in-process' },
-          call: { id: 'call-in-process' },
-          tool: { name: 'Bash', input: { command: 'ls' } },
-        });
-        ctx.evidence({
-          decision: result.decision,
-          synthetic: result.synthetic,
-          reason: result.reason ?? null,
-        });
+        const refused = await harness.invoke(toolCall('call-in-process'));
+        // A call budget of 0 ends the call before anything is sent. base/failure.md: the host "MAY
+        // impose a deadline on the entire hook call", "Deadline exceeded" is an operational
+        // failure, and for "a fail-closed operational failure, the harness SHOULD present a
+        // generic local reason" ("Synthetic denial"): the interrupted denial needs one too. (A
+        // cancellation is no listed operational failure, so the reason sentence is not used on it.)
+        const expired = await harness.invoke(toolCall('call-in-process-no-budget'), { budgetMs: 0 });
+        ctx.evidence({ refused: shown(refused), budgetExpired: shown(expired) });
         // The settled outcome itself is the fail matrix's to judge; here only the reason counts.
-        if (result.decision !== 'deny' || !result.synthetic) {
+        if (!syntheticDenial(refused)) {
           ctx.untested('the refused connection did not end in a synthetic denial');
         }
-        const reason = result.reason;
-        failOn(
-          'synthetic.generic-reason',
-          typeof reason === 'string' && reason.trim() !== ''
-            ? []
-            : ['the fail-closed synthetic denial carries no reason for the model'],
-        );
+        const problems = reasonProblems(refused, 'the fail-closed synthetic denial');
+        // Whether an expired budget denies at all is AHPX-BUD's to judge; only its reason is ours.
+        if (syntheticDenial(expired)) {
+          problems.push(...reasonProblems(expired, 'the synthetic denial of a call whose budget expired'));
+        }
+        failOn('synthetic.generic-reason', problems);
       } finally {
         await harness.close();
       }
