@@ -90,6 +90,7 @@ export class ConformanceTestRunner implements TestRunner {
   /** The listed equivalents, when they are not to be run, and the project root they are relative to. */
   private readonly skipped: ReadonlySet<string>;
   private readonly projectRoot: string | undefined;
+  private reached: Record<string, number> | undefined;
 
   constructor(private readonly log: Logger) {
     this.target = targetNamed(process.env[TARGET_ENV] ?? 'harness');
@@ -214,10 +215,12 @@ export class ConformanceTestRunner implements TestRunner {
       .map((line) => JSON.parse(line) as KillRecord);
   }
 
-  /** How many mutants each unit reached in the dry run. */
+  /** How many mutants each unit reached in the dry run (written once, so read once per process). */
   private reach(): Record<string, number> {
+    if (this.reached !== undefined) return this.reached;
     const path = join(this.state, 'reach.json');
-    return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, number>) : {};
+    if (!existsSync(path)) return {};
+    return (this.reached = JSON.parse(readFileSync(path, 'utf8')) as Record<string, number>);
   }
 
   /** One CLI run of `units`: its exit code and first failure; with bail, it ends at that failure. */

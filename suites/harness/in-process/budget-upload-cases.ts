@@ -6,18 +6,20 @@
  * handed a signal that is already aborted (a sender honouring it sends nothing). A driver cannot
  * be lent an upload sender, so for any other target this case is `untested`.
  */
-import { inject } from 'vitest';
 import { failOn } from '../kit/rules.js';
-import { HARNESS_TARGET_KEY } from '../kit/provided.js';
 import { conformanceCase, type CaseContext } from '../../common/case.js';
 import { PROTOCOL_VERSION } from '../../../protocol/wire-types.js';
 import type { EventInput, UploadPost, UploadSender } from '../../../reference-harness/index.js';
 import { HandClock } from './hand-clock.js';
-import { libraryHarness, type LibraryHarness } from './library-target.js';
-import { INTERCEPTOR, noObjection, ScriptedTransport, settledWithin } from './scripted-transport.js';
-
-/** Real time the call gets to end at once (a correct harness needs a few ticks). */
-const AT_ONCE_MS = 1000;
+import { caseLibrary, type LibraryHarness } from './library-target.js';
+import {
+  AT_ONCE_MS,
+  INTERCEPTOR,
+  LENT_TRANSPORT_URL,
+  noObjection,
+  ScriptedTransport,
+  settledWithin,
+} from './scripted-transport.js';
 
 const PART_ID = 'part-image';
 
@@ -30,7 +32,7 @@ const REGISTRATION = {
   hooks: [
     {
       id: INTERCEPTOR,
-      transport: { type: 'http', url: 'http://127.0.0.1:9/lent-transport-instead' },
+      transport: { type: 'http', url: LENT_TRANSPORT_URL },
       subscriptions: [
         {
           events: ['turn.start'],
@@ -122,9 +124,7 @@ export function declareBudgetUploadCases(): void {
       requirements: ['AHPX-BUD-006'],
     },
     async (ctx: CaseContext) => {
-      const resolved = await libraryHarness(inject(HARNESS_TARGET_KEY));
-      if (!('factory' in resolved)) ctx.untested(resolved.unavailable);
-      await zeroBudgetStartsNoUpload((resolved as { factory: LibraryHarness }).factory);
+      await zeroBudgetStartsNoUpload(await caseLibrary(ctx));
     },
   );
 }

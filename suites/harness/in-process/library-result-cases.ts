@@ -1,6 +1,6 @@
 /**
  * In-process cases on what the library shows its caller, with a transport the case injects (no
- * mock, no process): a fail-closed synthetic denial, for a refused connection and for a call whose
+ * mock, no process): a fail-closed synthetic denial, for a lost connection and for a call whose
  * budget expired, carries a generic local reason (AHPX-SYN-002;
  * the driver protocol makes `reason` optional, so through a driver a missing one is `untested`),
  * and a backend whose transport the harness cannot build, plain `http` to a remote host, is a
@@ -8,64 +8,24 @@
  * harness is the reference library, or a broken twin's (library-target.ts); for any other driver
  * the cases are `untested`.
  */
-import { inject } from 'vitest';
-import { PROTOCOL_VERSION } from '../../../protocol/wire-types.js';
-import type { BackendTransport, Harness, InvokeResult } from '../../../reference-harness/index.js';
-import { conformanceCase, type CaseContext } from '../../common/case.js';
-import { HARNESS_TARGET_KEY } from '../kit/provided.js';
+import type { Harness, InvokeResult } from '../../../reference-harness/index.js';
+import { conformanceCase } from '../../common/case.js';
 import { failOn } from '../kit/rules.js';
-import { libraryHarness, type LibraryHarness } from './library-target.js';
+import { caseLibrary } from './library-target.js';
+import {
+  CONNECTION_LOST,
+  INTERCEPTOR,
+  ScriptedTransport,
+  scriptedRegistration,
+  TOOL_CALL,
+} from './scripted-transport.js';
 
-const BACKEND_ID = 'dev.ahp-conformance.in-process';
+/** A remote host the harness may only reach over https (http.md, TLS). */
+const REMOTE_PLAIN_HTTP = 'http://policy.example.invalid/ahp';
 
-/** One intercept backend on `transport`, fail-closed. */
-function registration(transport: { type: 'http'; url: string }) {
-  return {
-    protocolVersion: PROTOCOL_VERSION,
-    hooks: [
-      {
-        id: BACKEND_ID,
-        transport,
-        subscriptions: [
-          {
-            events: ['tool.before'],
-            mode: 'intercept',
-            timeoutMs: 1000,
-            failurePolicy: 'fail-closed',
-            content: { default: 'metadata' },
-          },
-        ],
-      },
-    ],
-  };
-}
-
-/** A transport whose every request fails at once, as a refused connection does. */
-const refusing: BackendTransport = {
-  kind: 'injected',
-  request: () =>
-    Promise.resolve({
-      ok: false,
-      failure: { failureClass: 'connection', code: 'test.refused', detail: 'connection refused' },
-    }),
-  notify: () => Promise.resolve({ ok: true }),
-  close: () => Promise.resolve(),
-  livePids: () => [],
-};
-
-async function factoryFor(ctx: CaseContext): Promise<LibraryHarness> {
-  const resolved = await libraryHarness(inject(HARNESS_TARGET_KEY));
-  if (!('factory' in resolved)) ctx.untested(resolved.unavailable);
-  return (resolved as { factory: LibraryHarness }).factory;
-}
-
-/** The call the cases make, under its own call id. */
+/** The tool call of the cases, under its own call id. */
 function toolCall(callId: string) {
-  return {
-    session: { id: 'sess-in-process' },
-    call: { id: callId },
-    tool: { name: 'Bash', input: { command: 'ls' } },
-  };
+  return { ...TOOL_CALL, call: { id: callId } };
 }
 
 /** What of a settled call the evidence shows. */
@@ -99,25 +59,27 @@ export function declareLibraryResultCases(): void {
       transports: ['http'],
     },
     async (ctx) => {
-      const factory = await factoryFor(ctx);
+      const factory = await caseLibrary(ctx);
+      // Every request fails at once, as a lost connection does.
+      const lost = new ScriptedTransport(() => Promise.resolve(CONNECTION_LOST));
       const harness = factory({
-        registration: registration({ type: 'http', url: 'http://127.0.0.1:9/ahp' }),
-        transports: { [BACKEND_ID]: refusing },
+        registration: scriptedRegistration('fail-closed', 1000),
+        transports: { [INTERCEPTOR]: lost },
       });
       try {
-        const refused = await harness.invoke(toolCall('call-in-process'));
+        const failed = await harness.invoke(toolCall('call-in-process'));
         // A call budget of 0 ends the call before anything is sent. base/failure.md: the host "MAY
         // impose a deadline on the entire hook call", "Deadline exceeded" is an operational
         // failure, and for "a fail-closed operational failure, the harness SHOULD present a
         // generic local reason" ("Synthetic denial"): the interrupted denial needs one too. (A
         // cancellation is no listed operational failure, so the reason sentence is not used on it.)
         const expired = await harness.invoke(toolCall('call-in-process-no-budget'), { budgetMs: 0 });
-        ctx.evidence({ refused: shown(refused), budgetExpired: shown(expired) });
+        ctx.evidence({ connectionLost: shown(failed), budgetExpired: shown(expired) });
         // The settled outcome itself is the fail matrix's to judge; here only the reason counts.
-        if (!syntheticDenial(refused)) {
-          ctx.untested('the refused connection did not end in a synthetic denial');
+        if (!syntheticDenial(failed)) {
+          ctx.untested('the lost connection did not end in a synthetic denial');
         }
-        const problems = reasonProblems(refused, 'the fail-closed synthetic denial');
+        const problems = reasonProblems(failed, 'the fail-closed synthetic denial');
         // Whether an expired budget denies at all is AHPX-BUD's to judge; only its reason is ours.
         if (syntheticDenial(expired)) {
           problems.push(...reasonProblems(expired, 'the synthetic denial of a call whose budget expired'));
@@ -136,12 +98,12 @@ export function declareLibraryResultCases(): void {
       transports: ['http'],
     },
     async (ctx) => {
-      const factory = await factoryFor(ctx);
+      const factory = await caseLibrary(ctx);
       let error: unknown;
       let created: Harness | undefined;
       try {
         created = factory({
-          registration: registration({ type: 'http', url: 'http://policy.example.invalid/ahp' }),
+          registration: scriptedRegistration('fail-closed', 1000, false, REMOTE_PLAIN_HTTP),
         });
       } catch (caught) {
         error = caught;
@@ -155,8 +117,8 @@ export function declareLibraryResultCases(): void {
         problems.push(
           'the harness was created with a backend it can only reach over plain http to a remote host',
         );
-      } else if (!message.includes(BACKEND_ID)) {
-        problems.push(`the configuration error does not name the backend "${BACKEND_ID}": "${message}"`);
+      } else if (!message.includes(INTERCEPTOR)) {
+        problems.push(`the configuration error does not name the backend "${INTERCEPTOR}": "${message}"`);
       }
       failOn('registration.unusable-transport-refused', problems);
     },

@@ -5,7 +5,9 @@
  * `untested` (the driver protocol cannot hand a harness token providers or callbacks).
  */
 import { createHarness, type Harness, type HarnessOptions } from '../../../reference-harness/index.js';
-import type { HarnessTarget } from '../kit/provided.js';
+import { inject } from 'vitest';
+import type { CaseContext } from '../../common/case.js';
+import { HARNESS_TARGET_KEY, type HarnessTarget } from '../kit/provided.js';
 import { inProcessUnavailable } from './in-process-target.js';
 
 /** Builds a harness from options, as `createHarness` does. */
@@ -26,4 +28,11 @@ export async function libraryHarness(
     }
   }
   return { unavailable };
+}
+
+/** The run's library harness for a case, or the case ends `untested` with the reason there is none. */
+export async function caseLibrary(ctx: CaseContext): Promise<LibraryHarness> {
+  const resolved = await libraryHarness(inject(HARNESS_TARGET_KEY));
+  if (!('factory' in resolved)) ctx.untested(resolved.unavailable);
+  return resolved.factory;
 }

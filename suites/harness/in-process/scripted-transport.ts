@@ -64,13 +64,20 @@ export const CONNECTION_LOST: TransportReply = {
 export const INTERCEPTOR = 'dev.ahp-conformance.scripted';
 export const OBSERVER = 'dev.ahp-conformance.scripted-observer';
 
-/** A registration of one interceptor (and, when asked, one observer) over lent transports. */
+/** The URL registered for a lent transport: never dialled, the harness sends through the loan. */
+export const LENT_TRANSPORT_URL = 'http://127.0.0.1:9/lent-transport-instead';
+
+/**
+ * A registration of one interceptor (and, when asked, one observer) over lent transports; `url`
+ * is what the registration names (a case that wants the harness to refuse it names another).
+ */
 export function scriptedRegistration(
   policy: FailurePolicy,
   timeoutMs: number,
   withObserver = false,
+  url = LENT_TRANSPORT_URL,
 ): unknown {
-  const transport = { type: 'http', url: 'http://127.0.0.1:9/lent-transport-instead' };
+  const transport = { type: 'http', url };
   const intercept = {
     events: ['tool.before'],
     mode: 'intercept',
@@ -94,6 +101,12 @@ export const TOOL_CALL = {
   call: { id: 'call-timing' },
   tool: { name: 'Bash', input: { command: 'ls' } },
 };
+
+/**
+ * Real time a case gives a call that must end at once (a correct harness needs a few ticks); only
+ * a harness that waits for the wrong thing spends it.
+ */
+export const AT_ONCE_MS = 1000;
 
 /** The call's result, or `undefined` when it had not settled within `ms` of real time. */
 export async function settledWithin<T>(call: Promise<T>, ms: number): Promise<T | undefined> {

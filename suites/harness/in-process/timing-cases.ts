@@ -13,15 +13,14 @@
  *   an observer alike (AHP-FAIL-001).
  * A driver cannot be lent a clock or a transport, so for any other target these are `untested`.
  */
-import { inject } from 'vitest';
 import { failOn, type RuleKey } from '../kit/rules.js';
-import { HARNESS_TARGET_KEY } from '../kit/provided.js';
 import { conformanceCase, type CaseContext } from '../../common/case.js';
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { Harness, InvokeResult } from '../../../reference-harness/index.js';
 import { HandClock, settle } from './hand-clock.js';
-import { libraryHarness, type LibraryHarness } from './library-target.js';
+import { caseLibrary, type LibraryHarness } from './library-target.js';
 import {
+  AT_ONCE_MS,
   CONNECTION_LOST,
   entryOf,
   INTERCEPTOR,
@@ -34,12 +33,6 @@ import {
   type NotifyScript,
   type RequestScript,
 } from './scripted-transport.js';
-
-/**
- * Real time a case gives a call that must end at once (a correct harness needs a few ticks);
- * only a harness that waits for the wrong thing spends it.
- */
-const AT_ONCE_MS = 1000;
 
 interface Setup {
   policy: FailurePolicy;
@@ -358,9 +351,7 @@ const CASES: TimingCase[] = [
 export function declareTimingCases(): void {
   for (const c of CASES) {
     conformanceCase({ name: c.name, requirements: c.requirements }, async (ctx: CaseContext) => {
-      const resolved = await libraryHarness(inject(HARNESS_TARGET_KEY));
-      if (!('factory' in resolved)) ctx.untested(resolved.unavailable);
-      const run = start((resolved as { factory: LibraryHarness }).factory, c.setup);
+      const run = start(await caseLibrary(ctx), c.setup);
       try {
         await c.judge(run);
       } finally {
