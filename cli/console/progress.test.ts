@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CaseResult } from '../runner/case-result.js';
+import type { Finding } from '../../suites/common/index.js';
 import {
   createConsoleProgress,
   PROGRESS_ERROR_LINES,
@@ -82,6 +83,46 @@ describe('console progress', () => {
       'progress: 3/20 cases (15%), 1 failed, 0:07 elapsed, about 0:37 left',
       '',
     ]);
+  });
+
+  it('shows a problem once, with its evidence: a later case that only repeats it is one line', () => {
+    const { out, text } = sink();
+    const progress = createConsoleProgress(out, undefined, { live: false, timer: false, now: () => 0 });
+    const basis = {
+      document: 'spec/draft/base/capabilities.md',
+      anchor: 'AHP-CAP-001',
+      level: 'MUST',
+      rule: 'A harness advertises only effects it can enforce.',
+    };
+    const finding = (rule: string, summary: string) =>
+      ({
+        rule,
+        requirement: 'AHP-CAP-001',
+        level: 'MUST',
+        basis,
+        summary,
+        message: summary,
+      }) as unknown as Finding;
+    const deny = finding('capability.beyond-event', 'An effect its event cannot take');
+    const other = finding('capability.unknown', 'An effect the draft does not define');
+    progress.onFilesCollected(1);
+    progress.onPlanned(['a', 'b', 'c']);
+    progress.onCase(result({ name: 'a', status: 'fail', errors: ['deny at tool.after'], findings: [deny] }));
+    progress.onCase(result({ name: 'b', status: 'fail', errors: ['deny at turn.start'], findings: [deny] }));
+    progress.onCase(
+      result({ name: 'c', status: 'fail', errors: ['deny', 'bogus'], findings: [deny, other] }),
+    );
+    const lines = text().split('\n');
+    expect(lines).toContain('         deny at tool.after');
+    expect(lines).toContain(
+      '         breaks spec/draft/base/capabilities.md#AHP-CAP-001 (MUST): A harness advertises only effects it can enforce.',
+    );
+    expect(lines).toContain(
+      '         the same problem as a (An effect its event cannot take): evidence above',
+    );
+    expect(lines).not.toContain('         deny at turn.start');
+    // A case with a problem not shown yet is shown in full.
+    expect(lines).toContain('         bogus');
   });
 
   it('on a terminal: one live line rewritten in place, failures printed above it', () => {

@@ -7,7 +7,7 @@
  */
 import type { Writable } from 'node:stream';
 import { ProgressMeter } from './progress-meter.js';
-import { TARGET_STOPPED_PREFIX } from '../../suites/common/index.js';
+import { findingKey, TARGET_STOPPED_PREFIX } from '../../suites/common/index.js';
 import { isMandatory, type CaseResult } from '../runner/case-result.js';
 
 /** Lines of a failure message shown under a failing case; the report holds the rest. */
@@ -73,9 +73,26 @@ export function progressLines(result: CaseResult, options: ProgressOptions = {})
     if (errorLines.length > PROGRESS_ERROR_LINES) {
       lines.push(`         ... ${errorLines.length - PROGRESS_ERROR_LINES} more line(s) in the report`);
     }
+    const basis = result.findings?.[0]?.basis;
+    // The sentence it breaks, on the first screen: the summary at the end says it again per problem.
+    if (basis !== undefined && basis.document !== '') {
+      lines.push(`         breaks ${basis.document}#${basis.anchor} (${basis.level}): ${basis.rule}`);
+    }
     lines.push(...diagnosticLines(result, options));
   }
   return lines;
+}
+
+/**
+ * The lines of a failing case whose every problem an earlier case already showed with its
+ * evidence: one defect is printed once, and the cases it also fails are a line each.
+ */
+export function sameProblemLines(result: CaseResult, firstShownIn: string): string[] {
+  const summary = result.findings?.[0]?.summary;
+  return [
+    `${statusLabel(result).padEnd(8)} ${result.name} (${result.durationMs} ms)`,
+    `         the same problem as ${firstShownIn}${summary === undefined ? '' : ` (${summary})`}: evidence above`,
+  ];
 }
 
 /** The lines after `--repeat`: each repeated case with its runs and verdict. */
@@ -180,6 +197,17 @@ export function createConsoleProgress(
   const timer = options.timer === false ? undefined : setInterval(() => progress.tick(), TICK_MS);
   timer?.unref();
 
+  /** Each problem (finding key) shown in full so far, with the case that showed it. */
+  const shownProblems = new Map<string, string>();
+  const linesOf = (result: CaseResult): string[] => {
+    const keys = result.status === 'fail' ? (result.findings ?? []).map(findingKey) : [];
+    const first =
+      keys.length > 0 && keys.every((k) => shownProblems.has(k)) ? shownProblems.get(keys[0]!) : undefined;
+    if (first !== undefined) return sameProblemLines(result, first);
+    for (const key of keys) if (!shownProblems.has(key)) shownProblems.set(key, result.name);
+    return progressLines(result, options);
+  };
+
   const progress: ConsoleProgress = {
     phase(text, announce = true) {
       phase = { text, since: now() };
@@ -205,7 +233,7 @@ export function createConsoleProgress(
       phase = undefined;
       meter ??= new ProgressMeter(now(), options.weights);
       meter.record(result);
-      const lines = progressLines(result, options);
+      const lines = linesOf(result);
       // Passing, untested and known cases are counted; a failure (and a stop) is shown as it comes.
       const shown = result.status === 'fail' || (result.status === 'skipped' && lines.length > 0);
       if (shown) write(lines);
