@@ -153,7 +153,7 @@ export const BASIS = {
     document: VERSIONING,
     anchor: 'AHP-RPC-001',
     level: 'MUST',
-    rule: 'Messages are JSON-RPC 2.0, where a Request that cannot be processed gets an error Response (§5), whose id is null when the id could not be detected, an Invalid Request among them (§5, the id member). JSON whose method is not a String is no Request object (§4), so no Notification either (§4.1: a Request object without an id); sent with id null, its reply carries id null, and a persistent backend remains alive for the messages after it (stdio.md, Persistent lifecycle).',
+    rule: 'Messages are JSON-RPC 2.0, where a Request that cannot be processed gets an error Response (§5), whose id is null when the id could not be detected, an Invalid Request among them (§5, the id member). JSON that is no object, or whose method is not a String, is no Request object (§4), so no Notification either (§4.1: a Request object without an id); with no id to read, or an id of null, its reply carries id null, and a persistent backend remains alive for the messages after it (stdio.md, Persistent lifecycle).',
   },
   invalidRequestCode: {
     document: VERSIONING,

@@ -7,7 +7,7 @@ import { BACKEND_PROBES } from './probes-index.js';
 import {
   DEFAULT_ALLOW_INPUT,
   FrameFactory,
-  INVALID_REQUEST_TEXT,
+  INVALID_REQUEST_TEXTS,
   intentOf,
   REQUEST_FLAWS,
   TOOL_FLAWS,
@@ -127,15 +127,27 @@ describe('frame factory', () => {
   });
 
   it('builds a line that is JSON but no Request object, and no Notification, and must be answered with id null', () => {
-    const frame = factory().build({ send: 'invalid-request' });
-    expect(frame).toEqual({ kind: 'request', text: INVALID_REQUEST_TEXT, id: null });
+    const frame = factory().build({ send: 'invalid-request', shape: 'method-not-a-string' });
+    expect(frame).toEqual({ kind: 'request', text: INVALID_REQUEST_TEXTS['method-not-a-string'], id: null });
     const value = JSON.parse(frame.text) as JsonObject;
     expect(typeof value.method).not.toBe('string');
     // An id member, so not a Notification (a Request object without one); null, so no other id.
     expect(value).toHaveProperty('id', null);
     expect(checkRequestEnvelope(value).kind).toBe('invalid');
     expect(frame.text).not.toContain('\n');
-    expect(intentOf({ send: 'invalid-request' })).toMatchObject({ valid: false });
+    expect(intentOf({ send: 'invalid-request', shape: 'method-not-a-string' })).toMatchObject({
+      valid: false,
+    });
+  });
+
+  it('builds the line null: JSON, no object at all, so no id to read', () => {
+    const frame = factory().build({ send: 'invalid-request', shape: 'null' });
+    expect(frame).toEqual({ kind: 'request', text: 'null', id: null });
+    expect(JSON.parse(frame.text)).toBeNull();
+    expect(intentOf({ send: 'invalid-request', shape: 'null' })).toEqual({
+      valid: false,
+      breaks: 'it is not a JSON-RPC Request object: it is the JSON value null, not an object',
+    });
   });
 
   it('refuses a deny-path frame without a deny input and a repeat of a step not built yet', () => {

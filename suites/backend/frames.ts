@@ -50,11 +50,8 @@ export type FrameSpec =
   | { send: 'repeat'; of: number }
   /** A line that is not JSON (`UNPARSABLE_TEXT`): a request cut off before its end. */
   | { send: 'unparsable' }
-  /**
-   * A line that is JSON but not a JSON-RPC Request object (`INVALID_REQUEST_TEXT`): its method is a
-   * number, and its id member is null (present, so it is no Notification either).
-   */
-  | { send: 'invalid-request' }
+  /** A line that is JSON but not a JSON-RPC Request object (`INVALID_REQUEST_TEXTS`). */
+  | { send: 'invalid-request'; shape: NotARequest }
   /**
    * A `hooks/observe` notification (no id: it gets no reply), or, with `flaw`, a notification
    * the backend cannot process, which gets no reply either.
@@ -129,13 +126,28 @@ const isToolFlaw = (flaw: RequestFlaw | ToolFlaw): flaw is ToolFlaw =>
 export const UNPARSABLE_TEXT =
   '{"jsonrpc":"2.0","method":"hooks/intercept","params":{"protocolVersion":"draft"';
 
+/** The ways a line of JSON is no JSON-RPC Request object that the backend cases send. */
+export type NotARequest = 'method-not-a-string' | 'null';
+
 /**
- * The text of the `invalid-request` frame: valid JSON, but no Request object, as its method is not
- * a String (JSON-RPC 2.0 §4). Its id member is there (a Notification is a Request object without
- * one, §4.1, so no reading makes it one), and it is null: a backend that reads the id anyway reads
- * null, and one that cannot detect it answers null (§5), so the reply's id can only be null.
+ * The text of each `invalid-request` frame: valid JSON, but no Request object (JSON-RPC 2.0 §4).
+ * - `method-not-a-string`: an object whose method is a number. Its id member is there (a
+ *   Notification is a Request object without one, §4.1, so no reading makes it one), and it is
+ *   null: a backend that reads the id anyway reads null, and one that cannot detect it answers
+ *   null (§5), so the reply's id can only be null.
+ * - `null`: the JSON value null, no object at all, so no id to read either. A loop that reads the
+ *   method or the id of whatever it parsed, unchecked, dies on it in most languages.
  */
-export const INVALID_REQUEST_TEXT = '{"jsonrpc":"2.0","method":1,"id":null}';
+export const INVALID_REQUEST_TEXTS: Readonly<Record<NotARequest, string>> = {
+  'method-not-a-string': '{"jsonrpc":"2.0","method":1,"id":null}',
+  null: 'null',
+};
+
+/** What each `invalid-request` frame is, in words, after "it is not a JSON-RPC Request object: ". */
+const NOT_A_REQUEST_WORDS: Readonly<Record<NotARequest, string>> = {
+  'method-not-a-string': 'its method is not a string',
+  null: 'it is the JSON value null, not an object',
+};
 
 /** A frame ready to write. */
 export interface BuiltFrame {
@@ -195,7 +207,10 @@ export function intentOf(spec: FrameSpec): { valid: true } | { valid: false; bre
   }
   if (spec.send === 'unparsable') return { valid: false, breaks: 'it is not JSON' };
   if (spec.send === 'invalid-request') {
-    return { valid: false, breaks: 'it is not a JSON-RPC Request object: its method is not a string' };
+    return {
+      valid: false,
+      breaks: `it is not a JSON-RPC Request object: ${NOT_A_REQUEST_WORDS[spec.shape]}`,
+    };
   }
   if (spec.send !== 'intercept') return { valid: true };
   if (spec.flaw !== undefined) {
@@ -242,7 +257,9 @@ export function describeFrame(spec: FrameSpec): string {
     case 'unparsable':
       return 'a line that is not JSON (a hooks/intercept request cut off before its end)';
     case 'invalid-request':
-      return 'a line that is JSON but no JSON-RPC Request object (its method is a number, its id null)';
+      return spec.shape === 'null'
+        ? 'a line that is JSON but no JSON-RPC Request object (the value null)'
+        : 'a line that is JSON but no JSON-RPC Request object (its method is a number, its id null)';
     case 'intercept': {
       // A request without an event or a tool carries no tool input: its flaw is all there is to say.
       if (spec.flaw !== undefined && isToolFlaw(spec.flaw)) {
@@ -348,7 +365,7 @@ export class FrameFactory {
       case 'unparsable':
         return { kind: 'request', text: UNPARSABLE_TEXT, id: null };
       case 'invalid-request':
-        return { kind: 'request', text: INVALID_REQUEST_TEXT, id: null };
+        return { kind: 'request', text: INVALID_REQUEST_TEXTS[spec.shape], id: null };
       case 'intercept':
         return this.intercept(spec);
     }

@@ -227,13 +227,20 @@ export const PARSE_ERROR_PROBES: readonly Probe[] = nullIdError(
 );
 
 /**
- * A line that is JSON but no JSON-RPC Request object (AHP-RPC-001): its method is a number and its
- * id null; the code due is -32600 Invalid Request. A loop that routes on the method alone answers
- * it -32601, as it would an unknown method.
+ * Lines that are JSON but no JSON-RPC Request object (AHP-RPC-001), each with the code due, -32600
+ * Invalid Request: an object whose method is a number and whose id is null (a loop that routes on
+ * the method alone answers it -32601, as it would an unknown method), and the value null (a loop
+ * that reads a member of what it parsed, unchecked, dies on it).
  */
-export const INVALID_REQUEST_PROBES: readonly Probe[] = nullIdError(
-  'line-not-a-request',
-  { send: 'invalid-request' },
-  RULES.invalidRequest,
-  { code: -32600, rule: RULES.invalidRequestCode },
-);
+export const INVALID_REQUEST_PROBES: readonly Probe[] = [
+  ...nullIdError(
+    'line-not-a-request',
+    { send: 'invalid-request', shape: 'method-not-a-string' },
+    RULES.invalidRequest,
+    { code: -32600, rule: RULES.invalidRequestCode },
+  ),
+  ...nullIdError('line-json-null', { send: 'invalid-request', shape: 'null' }, RULES.invalidRequest, {
+    code: -32600,
+    rule: RULES.invalidRequestCode,
+  }),
+];

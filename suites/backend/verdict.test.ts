@@ -287,9 +287,17 @@ describe('probe verdicts', () => {
 
   it('a line that is JSON but no Request object: an error with id null passes; the code -32600 is a SHOULD of its own', () => {
     const [must, code] = INVALID_REQUEST_PROBES as [Probe, Probe];
-    expect([must.name, code.name]).toEqual([
+    expect(INVALID_REQUEST_PROBES.map((p) => p.name)).toEqual([
       'line-not-a-request/gets-an-error-with-id-null-and-the-backend-keeps-working',
       'line-not-a-request/error-code:-32600',
+      'line-json-null/gets-an-error-with-id-null-and-the-backend-keeps-working',
+      'line-json-null/error-code:-32600',
+    ]);
+    expect(INVALID_REQUEST_PROBES.map((p) => p.steps[1]?.frame)).toEqual([
+      { send: 'invalid-request', shape: 'method-not-a-string' },
+      { send: 'invalid-request', shape: 'method-not-a-string' },
+      { send: 'invalid-request', shape: 'null' },
+      { send: 'invalid-request', shape: 'null' },
     ]);
     expect([must.rule, code.rule]).toEqual([RULES.invalidRequest, RULES.invalidRequestCode]);
     expect([must.rule.basis.level, code.rule.basis.level]).toEqual(['MUST', 'SHOULD']);
