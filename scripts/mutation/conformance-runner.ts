@@ -43,11 +43,13 @@ import {
   type TestRunnerCapabilities,
 } from '@stryker-mutator/api/test-runner';
 import {
-  equivalentKey,
-  equivalentKeys,
+  byKey,
   equivalentsPath,
+  lookUp,
+  mutantKeys,
   readEquivalents,
   SKIP_EQUIVALENTS_ENV,
+  type EquivalentMutant,
 } from './equivalents.js';
 import { TARGET_ENV, targetNamed, type ListedCase, type MutationTarget } from './targets.js';
 import { judgingDigest } from './judging-digest.js';
@@ -88,7 +90,7 @@ export class ConformanceTestRunner implements TestRunner {
   /** Shared by the runner processes of one run (they all work in the same sandbox). */
   private readonly state = join(process.cwd(), '.mutation-state');
   /** The listed equivalents, when they are not to be run, and the project root they are relative to. */
-  private readonly skipped: ReadonlySet<string>;
+  private readonly skipped: ReadonlyMap<string, EquivalentMutant>;
   private readonly projectRoot: string | undefined;
   private reached: Record<string, number> | undefined;
 
@@ -96,9 +98,7 @@ export class ConformanceTestRunner implements TestRunner {
     this.target = targetNamed(process.env[TARGET_ENV] ?? 'harness');
     this.projectRoot = process.env[SKIP_EQUIVALENTS_ENV];
     this.skipped =
-      this.projectRoot === undefined
-        ? new Set()
-        : equivalentKeys(readEquivalents(equivalentsPath(this.projectRoot)));
+      this.projectRoot === undefined ? new Map() : byKey(readEquivalents(equivalentsPath(this.projectRoot)));
   }
 
   capabilities(): TestRunnerCapabilities {
@@ -161,15 +161,15 @@ export class ConformanceTestRunner implements TestRunner {
   async mutantRun(options: MutantRunOptions): Promise<MutantRunResult> {
     const { fileName: file, location, mutatorName, replacement } = options.activeMutant;
     // A runner sees Stryker's own 0-based positions; reports (and so mutation/equivalent.json) are 1-based.
-    const key = equivalentKey(
-      relative(this.projectRoot ?? this.root, file),
-      location.start.line + 1,
-      location.start.column + 1,
-      mutatorName,
+    const name = {
+      file: relative(this.projectRoot ?? this.root, file),
+      start: { line: location.start.line + 1, column: location.start.column + 1 },
+      end: { line: location.end.line + 1, column: location.end.column + 1 },
+      mutator: mutatorName,
       replacement,
-    );
-    if (this.skipped.has(key)) {
-      this.log.debug(`listed as equivalent, not run: ${key}`);
+    };
+    if (lookUp(this.skipped, name) !== undefined) {
+      this.log.debug(`listed as equivalent, not run: ${mutantKeys(name)[0] ?? ''}`);
       return { status: MutantRunStatus.Survived, nrOfTests: 0 };
     }
     const filter = options.testFilter?.map(unitOfTestId);

@@ -1,7 +1,8 @@
 /**
  * mutation/equivalent.json: the mutants no conformance case can tell from the original, each with
- * the reason. A mutant is named by its file, position, mutator and replacement; the same four in a
- * Stryker result are the same mutant.
+ * the reason. A mutant is named by its file, position, mutator and replacement. Two mutants can
+ * share those four (a condition and its left operand start at the same place, and each may become
+ * `true`): an entry then also names where its mutant ends, and lists that one only.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +14,24 @@ export interface EquivalentMutant {
   column: number;
   mutator: string;
   replacement: string;
+  /** Where the mutated code ends (1-based, as in reports), for a mutant that shares the four above. */
+  end?: Position;
   reason: string;
+}
+
+/** A place in a file, 1-based, as Stryker's reports give it. */
+export interface Position {
+  line: number;
+  column: number;
+}
+
+/** What names a mutant: where it starts and ends, its mutator and replacement. */
+export interface MutantName {
+  file: string;
+  start: Position;
+  end?: Position;
+  mutator: string;
+  replacement: string;
 }
 
 /**
@@ -29,21 +47,39 @@ export function equivalentsPath(projectRoot: string): string {
   return join(projectRoot, 'mutation/equivalent.json');
 }
 
-export function equivalentKey(
-  file: string,
-  line: number,
-  column: number,
-  mutator: string,
-  replacement: string,
-): string {
-  return `${file}:${line}:${column} ${mutator} ${replacement}`;
+function nameKey(name: MutantName, withEnd: boolean): string {
+  const base = `${name.file}:${name.start.line}:${name.start.column} ${name.mutator} ${name.replacement}`;
+  return withEnd && name.end !== undefined ? `${base} to ${name.end.line}:${name.end.column}` : base;
+}
+
+/** An entry's key: with its end when it names one. */
+export function entryKey(entry: EquivalentMutant): string {
+  const { file, line, column, mutator, replacement, end } = entry;
+  return nameKey({ file, start: { line, column }, mutator, replacement, ...(end ? { end } : {}) }, true);
+}
+
+/** The keys an entry may list a mutant under: one that names its end, then one that does not. */
+export function mutantKeys(name: MutantName): string[] {
+  return name.end === undefined ? [nameKey(name, false)] : [nameKey(name, true), nameKey(name, false)];
 }
 
 export function readEquivalents(path: string): EquivalentMutant[] {
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as EquivalentMutant[]) : [];
 }
 
-/** The keys of the entries, for looking a mutant up. */
-export function equivalentKeys(entries: readonly EquivalentMutant[]): Set<string> {
-  return new Set(entries.map((e) => equivalentKey(e.file, e.line, e.column, e.mutator, e.replacement)));
+/** The entries by key, for looking a mutant up (`lookUp`). */
+export function byKey(entries: readonly EquivalentMutant[]): Map<string, EquivalentMutant> {
+  return new Map(entries.map((e) => [entryKey(e), e]));
+}
+
+/** The entry that lists this mutant: the one naming its end first, else one naming the four only. */
+export function lookUp(
+  entries: ReadonlyMap<string, EquivalentMutant>,
+  name: MutantName,
+): EquivalentMutant | undefined {
+  for (const key of mutantKeys(name)) {
+    const entry = entries.get(key);
+    if (entry !== undefined) return entry;
+  }
+  return undefined;
 }

@@ -33,6 +33,8 @@ export class LiveLog implements Reporter {
       file: relative(process.cwd(), result.fileName),
       line: result.location.start.line,
       column: result.location.start.column,
+      endLine: result.location.end.line,
+      endColumn: result.location.end.column,
       mutator: result.mutatorName,
       replacement: result.replacement,
       status: result.status,

@@ -107,6 +107,43 @@ describe('mutation summary', () => {
     expect(summary.staleEquivalents).toEqual([listed]);
   });
 
+  it('tells two mutants that share file, position, mutator and replacement apart by where they end', () => {
+    // A condition and its left operand start at the same place, and each may become `true`.
+    const whole = { start: { line: 3, column: 7 }, end: { line: 3, column: 48 } };
+    const operand = { start: { line: 3, column: 7 }, end: { line: 3, column: 23 } };
+    const listed: EquivalentMutant = {
+      file: 'reference-harness/budget.ts',
+      line: 3,
+      column: 7,
+      mutator: 'ConditionalExpression',
+      replacement: 'true',
+      end: { line: 3, column: 23 },
+      reason: 'the left operand is true for every input anyway',
+    };
+    const summary = summarize(
+      'd',
+      { seconds: 1, incremental: false },
+      [mutant('1', 'Survived', 3, { location: whole }), mutant('2', 'Survived', 3, { location: operand })],
+      [listed],
+      relative,
+    );
+    expect(summary.totals).toMatchObject({ survived: 1, equivalent: 1 });
+    expect(summary.undetected.map((u) => [u.end, u.equivalent])).toEqual([
+      [{ line: 3, column: 23 }, 'the left operand is true for every input anyway'],
+      [{ line: 3, column: 48 }, undefined],
+    ]);
+    // An entry without an end lists every mutant with its four.
+    const { end: _end, ...withoutEnd } = listed;
+    const both = summarize(
+      'd',
+      { seconds: 1, incremental: false },
+      [mutant('1', 'Survived', 3, { location: whole }), mutant('2', 'Survived', 3, { location: operand })],
+      [withoutEnd],
+      relative,
+    );
+    expect(both.totals).toMatchObject({ survived: 0, equivalent: 2 });
+  });
+
   it('rounds the percentage down, so a score never claims more than was measured', () => {
     expect(percent(2, 3)).toBe(66.66);
     expect(percent(0, 0)).toBe(100);
@@ -163,10 +200,21 @@ describe('a live log', () => {
         replacement: '{}',
         status: 'Survived',
       }),
+      JSON.stringify({
+        file: 'reference-harness/budget.ts',
+        line: 5,
+        column: 2,
+        endLine: 5,
+        endColumn: 9,
+        mutator: 'BlockStatement',
+        replacement: '{}',
+        status: 'Killed',
+      }),
       '',
     ].join('\n');
     const { planned, mutants } = outcomesOfLiveLog(log);
     expect(planned).toBe(3);
+    // A log written before verdicts carried their end gives none.
     expect(mutants).toEqual([
       {
         id: '0',
@@ -175,6 +223,14 @@ describe('a live log', () => {
         replacement: '{}',
         status: 'Survived',
         location: at(3),
+      },
+      {
+        id: '1',
+        fileName: 'reference-harness/budget.ts',
+        mutatorName: 'BlockStatement',
+        replacement: '{}',
+        status: 'Killed',
+        location: { start: { line: 5, column: 2 }, end: { line: 5, column: 9 } },
       },
     ]);
   });

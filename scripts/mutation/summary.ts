@@ -7,7 +7,7 @@
  * never reached), leaving out mutants that do not run (compile and runtime errors, ignored) and
  * the listed equivalents, which no test could detect.
  */
-import { equivalentKey, type EquivalentMutant } from './equivalents.js';
+import { byKey, lookUp, type EquivalentMutant, type Position } from './equivalents.js';
 
 /** The part of Stryker's MutantResult this reads. */
 export interface MutantOutcome {
@@ -16,7 +16,8 @@ export interface MutantOutcome {
   mutatorName: string;
   replacement?: string;
   status: string;
-  location: { start: { line: number; column: number } };
+  /** 1-based; a live log written before it recorded ends has none. */
+  location: { start: Position; end?: Position };
   killedBy?: string[];
 }
 
@@ -26,6 +27,8 @@ export interface Undetected {
   column: number;
   mutator: string;
   replacement: string;
+  /** Where the mutated code ends, when the report says. */
+  end?: Position;
   status: 'Survived' | 'NoCoverage';
   /** The reason from mutation/equivalent.json, when it lists this mutant. */
   equivalent?: string;
@@ -85,9 +88,7 @@ export function summarize(
   equivalents: readonly EquivalentMutant[],
   relative: (fileName: string) => string,
 ): TargetSummary {
-  const reasons = new Map(
-    equivalents.map((e) => [equivalentKey(e.file, e.line, e.column, e.mutator, e.replacement), e]),
-  );
+  const reasons = byKey(equivalents);
   const used = new Set<EquivalentMutant>();
   const files: Record<string, FileScore> = {};
   const undetected: Undetected[] = [];
@@ -108,9 +109,16 @@ export function summarize(
     else if (m.status === 'Timeout') totals.timeout += 1;
     if (DETECTED.has(m.status)) score.detected += 1;
     else if (UNDETECTED.has(m.status)) {
-      const { line, column } = m.location.start;
+      const { start, end } = m.location;
+      const { line, column } = start;
       const replacement = m.replacement ?? '';
-      const equivalent = reasons.get(equivalentKey(file, line, column, m.mutatorName, replacement));
+      const equivalent = lookUp(reasons, {
+        file,
+        start,
+        ...(end === undefined ? {} : { end }),
+        mutator: m.mutatorName,
+        replacement,
+      });
       if (equivalent !== undefined) {
         used.add(equivalent);
         score.equivalent += 1;
@@ -126,6 +134,7 @@ export function summarize(
         column,
         mutator: m.mutatorName,
         replacement,
+        ...(end === undefined ? {} : { end }),
         status: m.status as Undetected['status'],
         ...(equivalent === undefined ? {} : { equivalent: equivalent.reason }),
       });
@@ -217,7 +226,12 @@ export function outcomesOfLiveLog(text: string): { planned?: number; mutants: Mu
       mutatorName: String(entry.mutator),
       ...(typeof entry.replacement === 'string' ? { replacement: entry.replacement } : {}),
       status: String(entry.status),
-      location: { start: { line: Number(entry.line), column: Number(entry.column) } },
+      location: {
+        start: { line: Number(entry.line), column: Number(entry.column) },
+        ...(typeof entry.endLine === 'number' && typeof entry.endColumn === 'number'
+          ? { end: { line: entry.endLine, column: entry.endColumn } }
+          : {}),
+      },
     });
   }
   return { ...(planned === undefined ? {} : { planned }), mutants };
