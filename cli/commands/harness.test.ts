@@ -106,7 +106,11 @@ describe('ahp-conformance harness', () => {
         'exit-after-init',
       ]);
       expect(await run(f.io)).toBe(3);
-      expect(f.err()).toMatch(/exited with exit code 4; a driver must keep answering/);
+      // The driver exits 50 ms after its reply: on a busy machine the suite has sent the next
+      // request by then, and the sentence names the one it waited for.
+      expect(f.err()).toMatch(
+        /exited with exit code 4( while the suite waited for "configure")?; a driver must keep answering/,
+      );
       expect(f.err()).toContain('  | fatal: lost the harness after initialize');
       expect(f.out()).toMatch(/^STOPPED {2}AHP-FAIL-001\/transport:stdio-persistent/m);
       const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
