@@ -120,13 +120,13 @@ describe('mutation summary', () => {
       end: { line: 3, column: 23 },
       reason: 'the left operand is true for every input anyway',
     };
-    const summary = summarize(
-      'd',
-      { seconds: 1, incremental: false },
-      [mutant('1', 'Survived', 3, { location: whole }), mutant('2', 'Survived', 3, { location: operand })],
-      [listed],
-      relative,
-    );
+    const both = [
+      mutant('1', 'Survived', 3, { location: whole }),
+      mutant('2', 'Survived', 3, { location: operand }),
+    ];
+    const judge = (entries: EquivalentMutant[]) =>
+      summarize('d', { seconds: 1, incremental: false }, both, entries, relative);
+    const summary = judge([listed]);
     expect(summary.totals).toMatchObject({ survived: 1, equivalent: 1 });
     expect(summary.undetected.map((u) => [u.end, u.equivalent])).toEqual([
       [{ line: 3, column: 23 }, 'the left operand is true for every input anyway'],
@@ -134,14 +134,7 @@ describe('mutation summary', () => {
     ]);
     // An entry without an end lists every mutant with its four.
     const { end: _end, ...withoutEnd } = listed;
-    const both = summarize(
-      'd',
-      { seconds: 1, incremental: false },
-      [mutant('1', 'Survived', 3, { location: whole }), mutant('2', 'Survived', 3, { location: operand })],
-      [withoutEnd],
-      relative,
-    );
-    expect(both.totals).toMatchObject({ survived: 0, equivalent: 2 });
+    expect(judge([withoutEnd]).totals).toMatchObject({ survived: 0, equivalent: 2 });
   });
 
   it('rounds the percentage down, so a score never claims more than was measured', () => {
