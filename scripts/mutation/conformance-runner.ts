@@ -45,8 +45,8 @@ import {
 import {
   byKey,
   equivalentsPath,
+  keyOf,
   lookUp,
-  mutantKeys,
   readEquivalents,
   SKIP_EQUIVALENTS_ENV,
   type EquivalentMutant,
@@ -169,7 +169,7 @@ export class ConformanceTestRunner implements TestRunner {
       replacement,
     };
     if (lookUp(this.skipped, name) !== undefined) {
-      this.log.debug(`listed as equivalent, not run: ${mutantKeys(name)[0] ?? ''}`);
+      this.log.debug(`listed as equivalent, not run: ${keyOf(name)}`);
       return { status: MutantRunStatus.Survived, nrOfTests: 0 };
     }
     const filter = options.testFilter?.map(unitOfTestId);

@@ -29,7 +29,7 @@ export interface Position {
 export interface MutantName {
   file: string;
   start: Position;
-  end?: Position;
+  end?: Position | undefined;
   mutator: string;
   replacement: string;
 }
@@ -47,20 +47,14 @@ export function equivalentsPath(projectRoot: string): string {
   return join(projectRoot, 'mutation/equivalent.json');
 }
 
-function nameKey(name: MutantName, withEnd: boolean): string {
+/** A mutant's key, with its end when the name has one. */
+export function keyOf(name: MutantName): string {
   const base = `${name.file}:${name.start.line}:${name.start.column} ${name.mutator} ${name.replacement}`;
-  return withEnd && name.end !== undefined ? `${base} to ${name.end.line}:${name.end.column}` : base;
+  return name.end === undefined ? base : `${base} to ${name.end.line}:${name.end.column}`;
 }
 
-/** An entry's key: with its end when it names one. */
-export function entryKey(entry: EquivalentMutant): string {
-  const { file, line, column, mutator, replacement, end } = entry;
-  return nameKey({ file, start: { line, column }, mutator, replacement, ...(end ? { end } : {}) }, true);
-}
-
-/** The keys an entry may list a mutant under: one that names its end, then one that does not. */
-export function mutantKeys(name: MutantName): string[] {
-  return name.end === undefined ? [nameKey(name, false)] : [nameKey(name, true), nameKey(name, false)];
+function entryKey({ file, line, column, mutator, replacement, end }: EquivalentMutant): string {
+  return keyOf({ file, start: { line, column }, end, mutator, replacement });
 }
 
 export function readEquivalents(path: string): EquivalentMutant[] {
@@ -77,9 +71,5 @@ export function lookUp(
   entries: ReadonlyMap<string, EquivalentMutant>,
   name: MutantName,
 ): EquivalentMutant | undefined {
-  for (const key of mutantKeys(name)) {
-    const entry = entries.get(key);
-    if (entry !== undefined) return entry;
-  }
-  return undefined;
+  return entries.get(keyOf(name)) ?? entries.get(keyOf({ ...name, end: undefined }));
 }

@@ -112,13 +112,7 @@ export function summarize(
       const { start, end } = m.location;
       const { line, column } = start;
       const replacement = m.replacement ?? '';
-      const equivalent = lookUp(reasons, {
-        file,
-        start,
-        ...(end === undefined ? {} : { end }),
-        mutator: m.mutatorName,
-        replacement,
-      });
+      const equivalent = lookUp(reasons, { file, start, end, mutator: m.mutatorName, replacement });
       if (equivalent !== undefined) {
         used.add(equivalent);
         score.equivalent += 1;
