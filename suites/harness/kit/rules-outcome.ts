@@ -82,6 +82,17 @@ export const OUTCOME_RULES = {
     'Unknown fields of a valid result change how the call settles',
   ),
   'deadline.enforced': rule('AHP-FAIL-002', DEADLINES, decision, 'The configured deadline is not enforced'),
+  'deadline.full-length': rule(
+    'AHP-FAIL-002',
+    basis(
+      DOC.failure,
+      'AHP-FAIL-002',
+      'MUST',
+      'The deadline enforced is the configured one: a reply that arrives inside timeoutMs is applied, so no shorter timeout of the transport may end the call first.',
+    ),
+    decision,
+    'The harness gives up on a reply before the configured deadline',
+  ),
   'interrupt.cancel-ends-the-call': rule(
     'AHPX-INT-001',
     INTERRUPTION,

@@ -11,6 +11,7 @@ import type { FixtureState } from './fixture.js';
 import { isJsonObject } from '../../../protocol/json.js';
 import type { Finding } from '../../common/finding.js';
 import { samplePayload } from './event-payloads.js';
+import { gaveUpEarly } from './gave-up-early.js';
 import { judgeAnswer } from './judge.js';
 import { readJustLate, type JustLateReading } from './just-late.js';
 import { CASE_BACKEND_ID } from './registration.js';
@@ -189,7 +190,9 @@ export async function runStep(
     backendId: CASE_BACKEND_ID,
     ...(authorization === undefined ? {} : { authorization }),
   });
-  const answer = judgeAnswer(expected, result, CASE_BACKEND_ID);
+  // A harness that gave up on a reply its deadline allowed is judged on that alone (gave-up-early.ts).
+  const gaveUp = gaveUpEarly(run, entry, runContext.timeoutMs);
+  const answer = gaveUp ? [gaveUp] : judgeAnswer(expected, result, CASE_BACKEND_ID);
   const context = { ...runContext, runs: [...runContext.runs, run] };
   const checked: Finding[] = [];
   for (const check of testCase.checks ?? []) checked.push(...(await check.run(run, context)));
