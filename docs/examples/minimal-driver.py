@@ -45,6 +45,7 @@ OBSERVE_ONLY = {
 SELECTIONS = {"body", "metadata", "omit"}
 DENY_FIELDS = {"type", "reason", "code", "extensions"}
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+SHELL_CANNOT_RUN = {126, 127}  # POSIX sh: found but not executable; not found
 
 
 def log(message):
@@ -304,6 +305,9 @@ class PerEventStdio:
             kill_group(process)
             process.wait()
             self.harness.untrack(process, waiter)
+        if out["status"] in SHELL_CANNOT_RUN and not out["stdout"]:
+            # The shell could not run the command: the message reached no backend.
+            raise Failure("process", "stdio.launch", sent=False)
         if out["status"] != 0:
             raise Failure("process", "stdio.exit-nonzero")
         lines = [line for line in out["stdout"].split(b"\n") if line.strip()]

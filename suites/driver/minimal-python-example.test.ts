@@ -105,6 +105,21 @@ describe('docs/examples/minimal-driver.py', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('per_event stdio: a command the shell cannot run is a launch failure that sent nothing', async () => {
+    await started();
+    const registration = backend.registration({ lifecycle: 'per_event' }) as {
+      hooks: Array<{ transport: { command: string } }>;
+    };
+    const hook = registration.hooks[0];
+    if (hook) hook.transport.command = join(backend.logFile, '..', 'no-such-backend');
+    expect(await client.configure({ registration })).toEqual({ accepted: true });
+    expect(await client.invoke(call({ command: 'ls' }))).toMatchObject({
+      decision: 'deny',
+      synthetic: true,
+      audit: [{ outcome: 'operational-failure', failureClass: 'process', attempts: 0 }],
+    });
+  });
+
   it('close ends a pending call as interrupted, never continue, and reaps the backend', async () => {
     await started();
     const registration = backend.registration({
