@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FAILURE_CLASSES } from '../../../protocol/failure-classes.js';
-import { deriveExpectation } from '../kit/expectation.js';
+import { deriveExpectation, waitsForDeadline } from '../kit/expectation.js';
 import { HARNESS_TRANSPORTS } from '../kit/timing.js';
 import { failureMatrix } from './fail-matrix.js';
 
@@ -38,6 +38,18 @@ describe('failureMatrix', () => {
           expect(e.decision).toBe(c.policy === 'fail-closed' ? 'deny' : 'continue');
           expect(e.synthetic).toBe(c.policy === 'fail-closed');
         }
+      }
+    }
+  });
+
+  it('a case whose every call may end at the deadline has the short one: waiting out a long one shows nothing', () => {
+    for (const transport of HARNESS_TRANSPORTS) {
+      for (const c of failureMatrix(transport)) {
+        const steps = [c, ...(c.then ?? [])];
+        const mayWait = steps.every((step) =>
+          deriveExpectation(c, step, 400).audit.classes?.includes('deadline-exceeded'),
+        );
+        if (mayWait) expect(c.deadline === 'short' || waitsForDeadline(c), c.name).toBe(true);
       }
     }
   });

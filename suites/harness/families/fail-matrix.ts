@@ -6,6 +6,7 @@
 import { FAILURE_CLASSES, type FailureClass, type FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { Behaviour } from '../../../mock-backend/index.js';
 import type { CaseStep, HarnessCase } from '../kit/case-model.js';
+import { classifyBehaviour } from '../kit/classify.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { CLASS_VARIANTS, type ClassVariant } from './fail-class-variants.js';
 
@@ -38,6 +39,22 @@ function lateStep(v: ClassVariant, policy: FailurePolicy): CaseStep {
   return { label: v.label, behaviour: policy === 'fail-open' ? deny : empty, late: true };
 }
 
+/**
+ * Whether a conforming harness may settle every one of these calls at its deadline (a persistent
+ * backend's reply to another id, which it may ignore): the case then gets the short deadline, as
+ * waiting out the long one would show nothing more.
+ */
+function everyStepMayEndAtDeadline(transport: HarnessTransport, steps: readonly CaseStep[]): boolean {
+  return steps.every((step) => {
+    const provoked = classifyBehaviour(step.behaviour, {
+      transport,
+      timeoutMs: Number.MAX_SAFE_INTEGER,
+      late: step.late !== undefined && step.late !== false,
+    });
+    return provoked.kind === 'failure' && provoked.classes.includes('deadline-exceeded');
+  });
+}
+
 function classCases(
   transport: HarnessTransport,
   failureClass: FailureClass,
@@ -49,12 +66,14 @@ function classCases(
   const cases: HarnessCase[] = [];
   const grouped = variants.filter((v) => !v.alone && !v.late);
   if (grouped.length > 0) {
-    const [first, ...rest] = grouped.map(stepOf) as [CaseStep, ...CaseStep[]];
+    const steps = grouped.map(stepOf);
+    const [first, ...rest] = steps as [CaseStep, ...CaseStep[]];
     const auth = grouped.find((v) => v.auth)?.auth;
     cases.push({
       name: grouped.length === 1 ? `${base}/${grouped[0]?.label ?? ''}` : base,
       ...common,
       ...first,
+      ...(everyStepMayEndAtDeadline(transport, steps) ? { deadline: 'short' as const } : {}),
       ...(auth === undefined ? {} : { auth }),
       ...(rest.length > 0 ? { then: rest } : {}),
     });

@@ -16,6 +16,8 @@ describe('classifyBehaviour', () => {
     [{ kind: 'pretty' }, 'stdio-persistent', ['malformed']],
     [{ kind: 'pretty' }, 'http', 'answer'],
     [{ kind: 'mismatched-id', id: 'x' }, 'http', ['id-mismatch']],
+    [{ kind: 'mismatched-id', id: 'x' }, 'stdio-per_event', ['id-mismatch']],
+    [{ kind: 'mismatched-id', id: 'x' }, 'stdio-persistent', ['id-mismatch', 'deadline-exceeded']],
     [{ kind: 'rpc-error', code: -32004 }, 'http', ['jsonrpc-error']],
     [{ kind: 'rpc-error', code: -32001 }, 'http', ['unsupported']],
     [{ kind: 'rpc-error', code: -32002 }, 'stdio-persistent', ['unsupported']],
@@ -36,7 +38,7 @@ describe('classifyBehaviour', () => {
     [{ kind: 'signal', signal: 'SIGKILL' }, 'stdio-per_event', ['process']],
     [{ kind: 'http-status', status: 503 }, 'http', ['http-status']],
     [{ kind: 'http-redirect', location: '/x' }, 'http', ['http-status']],
-    [{ kind: 'http-unauthorized' }, 'http', ['auth']],
+    [{ kind: 'http-unauthorized' }, 'http', ['auth', 'http-status']],
     [{ kind: 'wrong-content-type' }, 'http', ['malformed']],
     [
       { kind: 'sequence', steps: [{ kind: 'rpc-error', code: -32003 }, { kind: 'respond' }] },

@@ -123,7 +123,11 @@ export function classifyBehaviour(b: Behaviour, ctx: ClassifyContext): Provoked 
         ? failure(['unsupported'], `JSON-RPC error ${b.code}`)
         : failure(['jsonrpc-error'], `JSON-RPC error ${b.code}`);
     case 'mismatched-id':
-      return failure(['id-mismatch'], 'the reply id is not the request id');
+      // A persistent backend's replies are correlated by id (stdio.md, "Persistent lifecycle"):
+      // one that answers no pending request may be ignored, the call then ending at its deadline.
+      return ctx.transport === 'stdio-persistent'
+        ? failure(['id-mismatch', 'deadline-exceeded'], 'the reply id is not the request id')
+        : failure(['id-mismatch'], 'the reply id is not the request id');
     case 'not-jsonrpc':
     case 'malformed-json':
     case 'malformed-utf8':
@@ -162,7 +166,9 @@ export function classifyBehaviour(b: Behaviour, ctx: ClassifyContext): Provoked 
     case 'http-redirect':
       return failure(['http-status'], 'a redirect, which is never followed');
     case 'http-unauthorized':
-      return failure(['auth'], 'HTTP 401 that the harness cannot resolve');
+      // A 401 is an authentication failure and a non-success HTTP response (failure.md, Failure
+      // classes); the draft names it under neither alone.
+      return failure(['auth', 'http-status'], 'HTTP 401 that the harness cannot resolve');
     case 'wrong-content-type':
       return failure(['malformed'], 'a 200 whose media type is not JSON');
     case 'upload-receipt':
