@@ -189,8 +189,8 @@ export function requirementEvidence(requirement: string): readonly ReportedField
   return [...new Set(keys.flatMap((k) => ruleEvidence(k)))];
 }
 
-/** Where a field was missing: the calls (by number and label) that needed it. */
-function missingIn(field: ReportedField, runs: readonly StepRun[], backendId: string): string[] | undefined {
+/** Whether the calls reported a field, and which calls (by number) that needed it lacked it. */
+function readingOf(field: ReportedField, runs: readonly StepRun[], backendId: string) {
   const reading = REPORTED_FIELDS[field];
   let reported = false;
   const missing: string[] = [];
@@ -199,14 +199,14 @@ function missingIn(field: ReportedField, runs: readonly StepRun[], backendId: st
     if (reading.reported(run, entry)) reported = true;
     else if (reading.matters(run, entry)) missing.push(`call ${run.index + 1}`);
   }
-  if (reported && missing.length === 0) return undefined;
-  return missing;
+  return { field, shown: reported && missing.length === 0, reported, missing };
 }
 
 /**
  * For each of `requirements` the case's calls gave no evidence for, the reason: a requirement is
  * checked when one of its rules reads only what every answer holds, or when one of the fields
- * its rules read was reported in every call where it matters (and in one call at least).
+ * its rules read was reported in every call where it matters (and in one call at least). The
+ * reason names the calls that lacked the field only when others reported it.
  */
 export function unevidencedRequirements(
   requirements: readonly string[],
@@ -217,11 +217,11 @@ export function unevidencedRequirements(
   for (const id of requirements) {
     const fields = requirementEvidence(id);
     if (fields === undefined || fields.length === 0) continue;
-    const gaps = fields.map((f) => ({ field: f, where: missingIn(f, runs, backendId) }));
-    if (gaps.some((g) => g.where === undefined)) continue;
-    const [first] = gaps as [{ field: ReportedField; where: string[] }];
-    const words = gaps.map((g) => REPORTED_FIELDS[g.field].words).join(' or ');
-    const where = runs.length > 1 && first.where.length > 0 ? ` in ${first.where.join(', ')}` : '';
+    const readings = fields.map((f) => readingOf(f, runs, backendId));
+    if (readings.some((r) => r.shown)) continue;
+    const words = fields.map((f) => REPORTED_FIELDS[f].words).join(' or ');
+    const partly = readings.find((r) => r.reported);
+    const where = partly === undefined ? '' : ` in ${partly.missing.join(', ')}`;
     reasons[id] = `the driver reported no ${words}${where}, so ${id} was not checked`;
   }
   return reasons;
