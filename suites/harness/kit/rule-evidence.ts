@@ -19,13 +19,14 @@ export type ReportedField =
   | 'audit.attempts'
   | 'result.ending'
   | 'result.eventId'
-  | 'result.reason'
-  | 'result.executed';
+  | 'result.reason';
 
 /** How a field shows in one call: where it matters, and whether the driver reported it there. */
 interface FieldReading {
   /** How reports name the field. */
   words: string;
+  /** Where the field is in the answer, and in which calls a check needs it (for the docs' table). */
+  where: string;
   /** True for the calls whose checks need the field. */
   matters(run: StepRun, entry: DriverAuditEntry | undefined): boolean;
   reported(run: StepRun, entry: DriverAuditEntry | undefined): boolean;
@@ -37,43 +38,45 @@ const INTERRUPTED_OUTCOMES = new Set(['interrupted', 'budget-expired']);
 export const REPORTED_FIELDS: Readonly<Record<ReportedField, FieldReading>> = {
   'audit.entry': {
     words: 'audit entry for an interrupted delivery',
+    where: 'the audit entry of a delivery that cancellation or the budget cut short',
     matters: (run) => INTERRUPTED_OUTCOMES.has(run.expected.audit.outcome),
     reported: (_run, entry) => entry !== undefined,
   },
   'audit.failureClass': {
     words: 'audit failureClass',
+    where: '`audit[].failureClass`, on an operational failure',
     matters: (run) => run.expected.audit.outcome === 'operational-failure',
     reported: (_run, entry) => entry?.failureClass !== undefined,
   },
   'audit.policy': {
     words: 'audit policy',
+    where: '`audit[].policy`, on every entry',
     matters: (_run, entry) => entry !== undefined,
     reported: (_run, entry) => entry?.policy !== undefined,
   },
   'audit.attempts': {
     words: 'audit attempts',
+    where: '`audit[].attempts`, on a delivered call',
     matters: (run, entry) => entry !== undefined && run.records.requests.length > 0,
     reported: (_run, entry) => entry?.attempts !== undefined,
   },
   'result.ending': {
     words: 'ending',
+    where: '`ending`, on an interrupted call',
     matters: (run) => run.expected.interrupted,
     reported: (run) => run.result.ending !== undefined,
   },
   'result.eventId': {
     words: 'eventId',
+    where: '`eventId`, on a delivered call',
     matters: (run) => run.records.requests.length > 0,
     reported: (run) => run.result.eventId !== undefined,
   },
   'result.reason': {
     words: 'reason for a synthetic denial',
+    where: '`reason`, on a synthetic denial',
     matters: (run) => run.result.decision === 'deny' && run.result.synthetic,
     reported: (run) => run.result.reason !== undefined,
-  },
-  'result.executed': {
-    words: 'executed',
-    matters: () => true,
-    reported: (run) => run.result.executed !== undefined,
   },
 };
 
@@ -147,11 +150,12 @@ export const RULE_EVIDENCE = {
   'content.upload-auth': PRESENT,
   'composition.chain': PRESENT,
   'composition.serial': PRESENT,
-  'host.deny-not-executed': ['result.executed'],
-  'host.empty-list-no-grant': ['result.executed'],
-  'host.never-weakened': ['result.executed'],
-  'host.ask-enforced': ['result.executed'],
-  'host.execution-reported': ['result.executed'],
+  // A driver that announces features.execution must report `executed`: the check fails without it.
+  'host.deny-not-executed': PRESENT,
+  'host.empty-list-no-grant': PRESENT,
+  'host.never-weakened': PRESENT,
+  'host.ask-enforced': PRESENT,
+  'host.execution-reported': PRESENT,
   'edit.outcome': PRESENT,
   'edit.passed-on': PRESENT,
   'edit.content-passed-on': PRESENT,
