@@ -5,6 +5,8 @@ import type { CaseResult } from '../runner/case-result.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
+import { mergeReports } from './merge-reports.js';
+import type { PartialReport } from './merge-input.js';
 import { buildReport } from './report.js';
 import { checkSchema } from './test-support/json-schema.js';
 
@@ -30,8 +32,19 @@ function passing(name: string, untested?: Record<string, string>): CaseResult {
   };
 }
 
-function reportOf(cases: CaseResult[]) {
+function reportOf(cases: CaseResult[], shard?: { index: number; count: number }) {
   return buildReport({
+    ...(shard === undefined
+      ? {}
+      : {
+          shard: {
+            ...shard,
+            cases: cases.map((c) => c.name),
+            selected: 2,
+            selection: 'same',
+            balancedBy: 'case count',
+          },
+        }),
     version: '0.1.0',
     role: 'harness',
     target: { kind: 'driver', command: ['node', 'minimal-driver.mjs'] },
@@ -104,5 +117,23 @@ describe('a passing case that gave no evidence for one of its requirements', () 
     const junit = renderJunit(bare, { strict: false });
     expect(junit).toContain(`untested for AHPX-FAIL-007: ${WHY}`);
     expect(junit.match(/<testcase /g)).toHaveLength(2);
+  });
+
+  it('survives the merge of sharded reports', () => {
+    const [a, b] = [
+      passing('AHP-FAIL-001/transport:http/policy:fail-open/class:connection', { 'AHPX-FAIL-007': WHY }),
+      passing('AHP-FAIL-001/transport:http/policy:fail-closed/class:connection'),
+    ] as [CaseResult, CaseResult];
+    const shards = [reportOf([a], { index: 1, count: 2 }), reportOf([b], { index: 2, count: 2 })];
+    const parts = shards.map(
+      (report, i) =>
+        ({ shown: `shard-${i + 1}.json`, report: JSON.parse(JSON.stringify(report)) }) as PartialReport,
+    );
+    const { report } = mergeReports(parts);
+    const classRequirement = report.requirements.find((r) => r.id === 'AHPX-FAIL-007');
+    expect(classRequirement?.status).toBe('untested');
+    expect(classRequirement?.cases.find((c) => c.name === a.name)?.untestedRequirements).toEqual({
+      'AHPX-FAIL-007': WHY,
+    });
   });
 });
