@@ -111,6 +111,7 @@ describe('a passing case that gave no evidence for one of its requirements', () 
     const md = renderMarkdown(bare, { strict: false });
     expect(md).toMatch(/\| AHPX-FAIL-007 \| MUST \| untested \| 2 untested \|/);
     expect(md).toMatch(/\| AHP-FAIL-001 \| MUST \| pass \| 2 pass \|/);
+    expect(md).toContain(`AHPX-FAIL-007 untested: no case reached a verdict: ${WHY}`);
     const html = renderHtml(bare, { strict: false });
     const section = html.slice(html.indexOf('id="req-AHPX-FAIL-007"'));
     expect(section.slice(0, section.indexOf('</ul>'))).toContain(WHY);

@@ -13,7 +13,7 @@ import { HARNESS_RULES, type RuleKey } from './rules.js';
 
 /** An optional field of the driver's answer that a rule's checks read. */
 export type ReportedField =
-  | 'audit.entry'
+  | 'audit.entryCutShort'
   | 'audit.failureClass'
   | 'audit.policy'
   | 'audit.attempts'
@@ -36,7 +36,7 @@ const INTERRUPTED_OUTCOMES = new Set(['interrupted', 'budget-expired']);
 
 /** The fields, each with the calls where a check needs it. */
 export const REPORTED_FIELDS: Readonly<Record<ReportedField, FieldReading>> = {
-  'audit.entry': {
+  'audit.entryCutShort': {
     words: 'audit entry for an interrupted delivery',
     where: 'the audit entry of a delivery that cancellation or the budget cut short',
     matters: (run) => INTERRUPTED_OUTCOMES.has(run.expected.audit.outcome),
@@ -113,7 +113,7 @@ export const RULE_EVIDENCE = {
   'interrupt.never-permission': PRESENT,
   'budget.expiry-ends-the-call': PRESENT,
   // Told apart by the call's ending, or by the audit outcome of a delivery it cut short.
-  'budget.expiry-told-apart': ['result.ending', 'audit.entry'],
+  'budget.expiry-told-apart': ['result.ending', 'audit.entryCutShort'],
   'budget.shorter-deadline-applies': PRESENT,
   'budget.cleanup-not-permission': PRESENT,
   'retry.resend': PRESENT,
