@@ -7,7 +7,7 @@
  */
 import { problemReach, problemsHeading } from '../report/report-problems.js';
 import type { Report, ReportProblem, ReportRequirement } from '../report/report.js';
-import { caseVerdict, type ReportedStatus } from '../report/status.js';
+import { caseVerdictFor, untestedReasonFor, type ReportedStatus } from '../report/status.js';
 import { profileLines, verdictText } from '../report/verdict.js';
 
 const REQUIREMENT_LABEL: Record<ReportedStatus, string> = {
@@ -27,7 +27,7 @@ const NARROW_SHOWN = 3;
 export const CONSOLE_PROBLEMS_SHOWN = 10;
 
 function requirementLine(r: ReportRequirement): string {
-  const n = (s: ReportedStatus) => r.cases.filter((c) => caseVerdict(c) === s).length;
+  const n = (s: ReportedStatus) => r.cases.filter((c) => caseVerdictFor(c, r.id) === s).length;
   const counts = [
     `${n('pass')} passed`,
     n('fail') > 0 ? `${n('fail')} failed` : '',
@@ -37,7 +37,11 @@ function requirementLine(r: ReportRequirement): string {
     n('known-failure') > 0 ? `${n('known-failure')} known` : '',
     n('skipped') > 0 ? `${n('skipped')} skipped` : '',
   ].filter((s) => s !== '');
-  return `  ${REQUIREMENT_LABEL[r.status].padEnd(8)} ${r.id.padEnd(16)} ${r.level.padEnd(8)} ${counts.join(', ')}`;
+  const line = `  ${REQUIREMENT_LABEL[r.status].padEnd(8)} ${r.id.padEnd(16)} ${r.level.padEnd(8)} ${counts.join(', ')}`;
+  const unchecked = r.cases.flatMap((c) => untestedReasonFor(c, r.id) ?? []);
+  if (unchecked.length === 0) return line;
+  const cases = unchecked.length === 1 ? 'a passing case' : `${unchecked.length} passing cases`;
+  return `${line}\n           untested in ${cases}: ${unchecked[0] as string}`;
 }
 
 function problemLines(p: ReportProblem): string[] {

@@ -10,7 +10,13 @@ import { badge, caseDetails, pre } from './html-case.js';
 import { caseAnchors, readingOrder } from './reading-order.js';
 import { problemReach, problemsHeading, type ReportProblem } from './report-problems.js';
 import { conformanceExitCode, type Report, type ReportCase, type ReportRequirement } from './report.js';
-import { caseVerdict, REPORTED_STATUSES, STATUS_WORD, type ReportedStatus } from './status.js';
+import {
+  caseVerdictFor,
+  REPORTED_STATUSES,
+  STATUS_WORD,
+  untestedReasonFor,
+  type ReportedStatus,
+} from './status.js';
 import { targetFacts, targetInWords } from './target-words.js';
 import { profileExtent, profileLines, verdictText } from './verdict.js';
 
@@ -157,7 +163,7 @@ function detailsSection(report: Report): string {
 }
 
 function requirementRow(r: ReportRequirement): string {
-  const count = (s: ReportedStatus) => r.cases.filter((c) => caseVerdict(c) === s).length;
+  const count = (s: ReportedStatus) => r.cases.filter((c) => caseVerdictFor(c, r.id) === s).length;
   return `<tr><td><a href="#req-${x(r.id)}"><code>${x(r.id)}</code></a></td><td>${x(r.level)}</td><td>${badge(r.status)}</td><td>${REPORTED_STATUSES.map(count).join(' / ')}</td><td>${x(r.summary)}</td></tr>`;
 }
 
@@ -170,8 +176,9 @@ function requirementSection(
   const items = r.cases.map((c) => {
     const anchor = anchors.get(c.name);
     const name = detailed.has(c.name) && anchor ? `<a href="#${x(anchor)}">${x(c.name)}</a>` : x(c.name);
-    const note = c.note && !detailed.has(c.name) ? ` (${x(c.note)})` : '';
-    return `<li>${badge(caseVerdict(c))} <code>${name}</code>${note}</li>`;
+    const why = untestedReasonFor(c, r.id) ?? (detailed.has(c.name) ? undefined : c.note);
+    const note = why ? ` (${x(why)})` : '';
+    return `<li>${badge(caseVerdictFor(c, r.id))} <code>${name}</code>${note}</li>`;
   });
   return `<h3 id="req-${x(r.id)}">${x(r.id)} ${badge(r.status)}</h3><p>${x(r.summary)}</p><ul>${items.join('')}</ul>`;
 }

@@ -55,8 +55,16 @@ function blockedCause(c: ReportCase, report: Report): string {
 function entryFor(c: ReportCase, report: Report, options: JunitOptions): Entry {
   const base = { classname: c.requirements[0] ?? 'ahp', name: c.name, seconds: c.durationMs };
   switch (c.status) {
-    case 'pass':
-      return c.evidence === undefined ? base : { ...base, systemOut: JSON.stringify(c.evidence, null, 2) };
+    case 'pass': {
+      const unchecked = Object.entries(c.untestedRequirements ?? {}).map(
+        ([id, why]) => `untested for ${id}: ${why}`,
+      );
+      const parts = [
+        ...unchecked,
+        ...(c.evidence === undefined ? [] : [JSON.stringify(c.evidence, null, 2)]),
+      ];
+      return parts.length === 0 ? base : { ...base, systemOut: parts.join('\n\n') };
+    }
     case 'fail': {
       const counts = isMandatory(c.level) || options.strict;
       const message = firstLine(c.errors?.[0] ?? c.note ?? `${c.level} not met`);

@@ -200,7 +200,7 @@ function body(report: Report, options: MarkdownOptions): { heading: string; part
         '## Requirements\n\n| Requirement | Level | Status | Cases | Summary |\n| --- | --- | --- | --- | --- |',
       parts: report.requirements.map(
         (r) =>
-          `| ${inline(r.id)} | ${r.level} | ${STATUS_WORD[r.status]} | ${statusCounts(r.cases)} | ${inline(r.summary)} |`,
+          `| ${inline(r.id)} | ${r.level} | ${STATUS_WORD[r.status]} | ${statusCounts(r.cases, STATUS_WORD, r.id)} | ${inline(r.summary)} |`,
       ),
     },
   ];

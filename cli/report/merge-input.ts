@@ -21,6 +21,7 @@ const reportCase = z.looseObject({
   durationMs: z.number().min(0),
   transports: z.array(z.string()),
   note: z.string().optional(),
+  untestedRequirements: z.record(z.string(), z.string()).optional(),
   errors: z.array(z.string()).optional(),
   findings: z.array(z.looseObject({ rule: z.string().min(1), requirement: z.string() })).optional(),
   blockedBy: z.string().optional(),

@@ -34,6 +34,11 @@ export interface ReportCase {
   durationMs: number;
   transports: string[];
   note?: string;
+  /**
+   * Requirements this passing case gave no evidence for, each with the reason: under each of them
+   * it shows `untested`, never `pass` (its own status and other requirements unchanged).
+   */
+  untestedRequirements?: Record<string, string>;
   errors?: string[];
   evidence?: JsonValue;
   /** Set when the case ran several times (`--repeat`). */
@@ -52,7 +57,10 @@ export interface ReportRequirement {
   id: string;
   level: RequirementLevel;
   summary: string;
-  /** Follows the failing cases: `fail` when a MUST case failed, `warn` when only SHOULD ones did. */
+  /**
+   * Follows the failing cases: `fail` when a MUST case failed, `warn` when only SHOULD ones did; a
+   * passing case that gave no evidence for this requirement counts as untested here.
+   */
   status: ReportedStatus;
   cases: ReportCase[];
 }
@@ -126,6 +134,9 @@ export function buildReport(input: ReportInput): Report {
       durationMs: c.durationMs,
       transports: c.transports,
       ...(c.note !== undefined ? { note: c.note } : {}),
+      ...(c.status === 'pass' && c.untestedRequirements !== undefined
+        ? { untestedRequirements: c.untestedRequirements }
+        : {}),
       ...(c.errors.length > 0 ? { errors: c.errors } : {}),
       ...(c.evidence !== undefined ? { evidence: c.evidence } : {}),
       ...(c.repeat !== undefined ? { repeat: c.repeat } : {}),
@@ -144,7 +155,7 @@ export function buildReport(input: ReportInput): Report {
         id,
         level: known?.level ?? 'MUST',
         summary: known?.summary ?? '',
-        status: requirementStatus(cases),
+        status: requirementStatus(cases, id),
         cases,
       };
     });

@@ -16,14 +16,40 @@ export function caseVerdict(c: { status: CaseStatus; level: RequirementLevel }):
   return c.status === 'fail' && !isMandatory(c.level) ? 'warn' : c.status;
 }
 
+/** A case as a requirement's verdict reads it: its status, and the requirements it gave no evidence for. */
+export interface ListedCase {
+  status: CaseStatus;
+  level: RequirementLevel;
+  untestedRequirements?: Readonly<Record<string, string>>;
+}
+
 /**
- * A requirement's status from its cases: `fail` if a MUST case failed, else `warn` if a SHOULD
- * case failed, else known-failure, untested, pass, and `skipped` when nothing ran.
+ * What a case shows under `requirement`: `untested` when it passed but gave no evidence for that
+ * requirement (the fields its checks read were not reported), else the case's own verdict.
  */
-export function requirementStatus(
-  cases: readonly { status: CaseStatus; level: RequirementLevel }[],
-): ReportedStatus {
-  const verdicts = cases.map(caseVerdict);
+export function caseVerdictFor(c: ListedCase, requirement: string | undefined): ReportedStatus {
+  if (
+    requirement !== undefined &&
+    c.status === 'pass' &&
+    c.untestedRequirements?.[requirement] !== undefined
+  ) {
+    return 'untested';
+  }
+  return caseVerdict(c);
+}
+
+/** Why a case is untested under `requirement` though it passed, if it is. */
+export function untestedReasonFor(c: ListedCase, requirement: string): string | undefined {
+  return c.status === 'pass' ? c.untestedRequirements?.[requirement] : undefined;
+}
+
+/**
+ * A requirement's status from its cases (as they show under `requirement`, when given): `fail` if
+ * a MUST case failed, else `warn` if a SHOULD case failed, else known-failure, untested, pass, and
+ * `skipped` when nothing ran.
+ */
+export function requirementStatus(cases: readonly ListedCase[], requirement?: string): ReportedStatus {
+  const verdicts = cases.map((c) => caseVerdictFor(c, requirement));
   for (const s of ['fail', 'warn', 'known-failure', 'blocked', 'untested', 'pass'] as const) {
     if (verdicts.includes(s)) return s;
   }
@@ -52,12 +78,16 @@ export const STATUS_WORD: Readonly<Record<ReportedStatus, string>> = {
   'known-failure': 'known failure',
 };
 
-/** How many of the cases show each status, as "2 pass, 1 warn" (statuses with none left out). */
+/**
+ * How many of the cases show each status, as "2 pass, 1 warn" (statuses with none left out), as
+ * they show under `requirement` when given.
+ */
 export function statusCounts(
-  cases: readonly { status: CaseStatus; level: RequirementLevel }[],
+  cases: readonly ListedCase[],
   word: Readonly<Record<ReportedStatus, string>> = STATUS_WORD,
+  requirement?: string,
 ): string {
-  const verdicts = cases.map(caseVerdict);
+  const verdicts = cases.map((c) => caseVerdictFor(c, requirement));
   return REPORTED_STATUSES.map((s) => [s, verdicts.filter((v) => v === s).length] as const)
     .filter(([, n]) => n > 0)
     .map(([s, n]) => `${n} ${word[s]}`)

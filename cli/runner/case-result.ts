@@ -20,6 +20,11 @@ export interface CaseResult {
   errors: string[];
   /** The reason of an untested, blocked or skipped case. */
   note?: string;
+  /**
+   * Requirements a passing case gave no evidence for, each with the reason: the case shows
+   * `untested` under each of them (its own status and other requirements unchanged).
+   */
+  untestedRequirements?: Record<string, string>;
   /** What a failing case found, most fundamental first (absent for a failure that is no `CaseFailure`). */
   findings?: Finding[];
   /** What keeps a blocked case from being judged: the finding of the problem it rests on. */

@@ -107,6 +107,9 @@ function toResult(testCase: TestCase): CaseResult {
     durationMs: Math.round(diagnostic?.duration ?? 0),
     errors,
     ...(note !== undefined ? { note: stripPrefix(note) } : {}),
+    ...(status === 'pass' && meta?.untestedRequirements !== undefined
+      ? { untestedRequirements: meta.untestedRequirements }
+      : {}),
     ...(meta?.evidence !== undefined ? { evidence: meta.evidence } : {}),
     ...(result.state === 'failed' && meta?.findings !== undefined ? { findings: meta.findings } : {}),
     ...(blocked && meta?.blocked !== undefined ? { blockedBy: meta.blocked } : {}),

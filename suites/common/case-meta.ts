@@ -18,6 +18,12 @@ export interface CaseMeta {
   /** Set when the target cannot show what the case needs: the case is `untested`, never `pass`. */
   untested?: string;
   /**
+   * Requirements of a passing case that its target gave no evidence for (the fields their checks
+   * read were not reported), each with the reason: the case counts as `untested` for each of them,
+   * never `pass`, while its own status and its other requirements stay as they are.
+   */
+  untestedRequirements?: Record<string, string>;
+  /**
    * Set when the target stopped being usable during the case (its driver exited or stopped
    * answering): the case is not judged, and the run stops with exit code 3.
    */

@@ -34,6 +34,11 @@ export interface CaseContext {
   /** Ends the case as `untested` with a reason: the target cannot show what the case needs. */
   untested(reason: string): never;
   /**
+   * Records the requirements (ID to reason) the case's target gave no evidence for: the case stays
+   * as it is, but does not count as a pass for them. Each call replaces the previous record.
+   */
+  untestedRequirements(reasons: Record<string, string>): void;
+  /**
    * Ends the case as `blocked`: it cannot be judged because what it rests on is broken, as
    * `finding` shows (the finding is reported once, as a problem; the case names it).
    */
@@ -89,6 +94,11 @@ export function conformanceCase(spec: CaseSpec, body: (ctx: CaseContext) => Prom
           (vitestContext.task.meta.ahp as CaseMeta).untested = reason;
           vitestContext.skip(`${UNTESTED_PREFIX}${reason}`);
           throw new Error('unreachable: skip() throws');
+        },
+        untestedRequirements(reasons) {
+          const current = vitestContext.task.meta.ahp as CaseMeta;
+          if (Object.keys(reasons).length > 0) current.untestedRequirements = { ...reasons };
+          else delete current.untestedRequirements;
         },
         blocked(finding) {
           (vitestContext.task.meta.ahp as CaseMeta).blocked = finding;

@@ -12,6 +12,8 @@ export interface RanCase {
   requirements: string[];
   status: 'pass' | 'fail' | 'untested' | 'blocked' | 'skipped' | 'known-failure';
   note?: string;
+  /** Requirements a passing case gave no evidence for, with the reason: it checked none of them. */
+  untestedRequirements?: Readonly<Record<string, string>>;
 }
 
 /** A requirement with the reason it was not checked. */
@@ -34,9 +36,14 @@ function bindsRole(role: RequirementRole, tested: 'harness' | 'backend'): boolea
   return role === 'both' || role === tested;
 }
 
-function untestedReason(cases: RanCase[]): string {
+/** True when `c` reached a verdict on requirement `id` (a pass without its evidence did not). */
+function checks(c: RanCase, id: string): boolean {
+  return VERDICTS.has(c.status) && !(c.status === 'pass' && c.untestedRequirements?.[id] !== undefined);
+}
+
+function untestedReason(cases: RanCase[], id: string): string {
   if (cases.length === 0) return 'no case of it ran (not selected, or none applies to this target)';
-  const note = cases.find((c) => c.note)?.note;
+  const note = cases.map((c) => (c.status === 'pass' ? c.untestedRequirements?.[id] : c.note)).find(Boolean);
   return note ? `no case reached a verdict: ${note}` : 'no case reached a verdict';
 }
 
@@ -55,9 +62,9 @@ export function claimCoverage(
     for (const r of requirementsForProfile(profile).filter((x) => bindsRole(x.role, role))) {
       const mine = cases.filter((c) => c.requirements.includes(r.id));
       const exclusion = exclusions[r.id];
-      if (mine.some((c) => VERDICTS.has(c.status))) coverage.checked.push(r.id);
+      if (mine.some((c) => checks(c, r.id))) coverage.checked.push(r.id);
       else if (exclusion && mine.length === 0) coverage.excluded.push({ id: r.id, reason: exclusion.reason });
-      else coverage.untested.push({ id: r.id, reason: untestedReason(mine) });
+      else coverage.untested.push({ id: r.id, reason: untestedReason(mine, r.id) });
     }
     return coverage;
   });

@@ -1,8 +1,10 @@
 /**
- * Property (AHP-FAIL-001, AHPX-FAIL-007): over generated corrupt byte streams from the backend
- * (random bytes, cut-off replies, JSON that is no JSON-RPC response for this request), a harness
- * under fail-closed never continues: every such reply is an operational failure, so the call is a
- * synthetic deny. The bytes never carry the request's id, so none can be a valid reply.
+ * Property (AHP-FAIL-001): over generated corrupt byte streams from the backend (random bytes,
+ * cut-off replies, JSON that is no JSON-RPC response for this request), a harness under
+ * fail-closed never continues: every such reply is an operational failure, so the call is a
+ * synthetic deny. The bytes never carry the request's id, so none can be a valid reply. The class
+ * such bytes belong to is no single one, so the property judges no audit class (AHPX-FAIL-007 is
+ * judged by the failure-class cases, each with its class).
  */
 import fc from 'fast-check';
 import { driverCase } from '../kit/define.js';
@@ -32,7 +34,7 @@ export function declareCorruptProperty(fixture: HarnessFixture): void {
     fixture,
     {
       name: 'AHP-FAIL-001/property/corrupt-byte-streams-never-continue-under-fail-closed',
-      requirements: ['AHP-FAIL-001', 'AHPX-FAIL-007'],
+      requirements: ['AHP-FAIL-001'],
       transports: ['http', 'stdio-persistent'],
       timeoutMs: 120_000,
     },

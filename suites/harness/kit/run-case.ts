@@ -18,6 +18,7 @@ import type { FixtureState } from './fixture.js';
 import { caseRegistration, CASE_BACKEND_ID } from './registration.js';
 import { awaitDeliveries, mockFor, runStep, stepEvent, stepIds, type StepEvent } from './run-step.js';
 import { finding, prefixed } from './rules.js';
+import { unevidencedRequirements } from './rule-evidence.js';
 import { caseScenario, type ScenarioInputs } from './scenario.js';
 import { CaseSteps, issuedBySuite } from './step-identity.js';
 import { stepEvidence } from './transcript.js';
@@ -151,6 +152,7 @@ async function attemptCase(
   mock.setScenario(caseScenario(testCase, inputs));
   mock.reset();
   const caseSteps = new CaseSteps(events.map(stepIds), issuedBySuite(state.prefix));
+  ctx.untestedRequirements({});
   if (!(await configureCase(state, testCase, ctx, timeoutMs, expectations[0] as Expected))) {
     return { verdict: 'done' };
   }
@@ -206,6 +208,8 @@ async function attemptCase(
       throw new CaseFailure(findings);
     }
   }
+  // A requirement whose checks read only fields the driver left out was not checked.
+  ctx.untestedRequirements(unevidencedRequirements(testCase.requirements, runs, CASE_BACKEND_ID));
   return { verdict: 'done' };
 }
 
