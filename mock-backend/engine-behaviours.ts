@@ -3,7 +3,14 @@
  * Pure apart from the context it is handed: PRNG draws and violations accumulate there.
  */
 import { nextRandom } from './prng.js';
-import { BEHAVIOUR_TRANSPORTS, type Action, type Behaviour, type Transport } from './model.js';
+import {
+  BEHAVIOUR_TRANSPORTS,
+  REQUEST_ID_TEMPLATE,
+  type Action,
+  type Behaviour,
+  type RawChunk,
+  type Transport,
+} from './model.js';
 import { PROTOCOL_VERSION } from '../protocol/wire-types.js';
 import type { DecodedFrame, FrameViolation } from './engine-inbound.js';
 import { decodeBytes } from './recording.js';
@@ -117,6 +124,12 @@ function planBehaviour(b: Behaviour, ctx: PlanContext, offset: number): Plan {
   }
 }
 
+/** A raw chunk with the request id filled in where its text names REQUEST_ID_TEMPLATE. */
+function withRequestId(chunk: RawChunk, ctx: PlanContext): RawChunk {
+  if (!('text' in chunk) || !chunk.text.includes(REQUEST_ID_TEMPLATE)) return chunk;
+  return { ...chunk, text: chunk.text.split(REQUEST_ID_TEMPLATE).join(JSON.stringify(ctx.replyId)) };
+}
+
 type Leaf = Exclude<Behaviour, { kind: 'delay' | 'sequence' | 'probability' | 'exit' | 'signal' }>;
 
 function planLeaf(b: Leaf, ctx: PlanContext, at: number): Action[] {
@@ -140,7 +153,7 @@ function planLeaf(b: Leaf, ctx: PlanContext, at: number): Action[] {
       return body(
         ctx,
         at,
-        b.chunks.map((c) => [Math.max(0, c.afterMs ?? 0), decodeBytes(c)]),
+        b.chunks.map((c) => [Math.max(0, c.afterMs ?? 0), decodeBytes(withRequestId(c, ctx))]),
       );
     case 'pretty':
       return body(ctx, at, [

@@ -28,8 +28,18 @@ import type { JsonRpcId } from '../protocol/wire-types.js';
 /** Exact bytes as JSON: UTF-8 text when the bytes are valid UTF-8, base64 otherwise (or by choice). */
 export type Bytes = { text: string } | { base64: string };
 
-/** A raw chunk of a `raw` behaviour: exact bytes (no newline added) at an optional offset. */
+/**
+ * A raw chunk of a `raw` behaviour: exact bytes (no newline added) at an optional offset. In a
+ * `text` chunk, REQUEST_ID_TEMPLATE becomes the id of the request answered, JSON-encoded.
+ */
 export type RawChunk = Bytes & { afterMs?: number };
+
+/**
+ * In the text of a `raw` chunk, replaced by the JSON encoding of the id of the request being
+ * answered (a string with its quotes, a number, or null for a frame that was no request): exact
+ * reply bytes that still answer the id the harness sent, whatever it chose.
+ */
+export const REQUEST_ID_TEMPLATE = '{{request.id}}';
 
 /** A transport the engine serves. */
 export type Transport = 'stdio' | 'http' | 'msw';
@@ -101,7 +111,7 @@ export type Behaviour =
   | { kind: 'malformed-json'; text?: string }
   /** A reply holding an invalid UTF-8 sequence; `split` cuts a multi-byte sequence across two writes. */
   | { kind: 'malformed-utf8'; split?: boolean; splitDelayMs?: number }
-  /** Exact bytes, no framing added: the escape hatch. */
+  /** Exact bytes, no framing added: the escape hatch (`{{request.id}}` in text: the request's id). */
   | { kind: 'raw'; chunks: RawChunk[] }
   /** A reply pretty-printed over several lines (stdio: a multi-line frame; HTTP: a valid JSON body). */
   | (EffectsOption & { kind: 'pretty'; indent?: number })
