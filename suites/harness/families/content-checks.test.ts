@@ -71,6 +71,21 @@ describe('content checks', () => {
     expect(messageListProblems(given, uploaded, () => ['body'], '$')[0]).toMatch(/inline/);
   });
 
+  it('report a reasoning part that lost its category, and no other category left out', () => {
+    const dropped = (id: string) => {
+      const wire = wireList('body');
+      for (const part of wire.flatMap((m) => m.parts as JsonObject[])) {
+        if (part.id === id) delete part.category;
+      }
+      return messageListProblems(given, wire, () => ['body'], '$');
+    };
+    // The draft asks producers to preserve reasoning only; an unknown category selects by the default.
+    expect(dropped('assistant-3')).toEqual([]);
+    expect(dropped('assistant-1')).toEqual([
+      expect.stringMatching(/assistant-1.*stays category "reasoning"/),
+    ]);
+  });
+
   it('report structured data turned into a JSON part', () => {
     const wire = wireList('body');
     const structured = partAt(wire, 1, 1);

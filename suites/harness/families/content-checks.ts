@@ -89,8 +89,14 @@ function partProblems(given: GivenPart, wire: JsonValue, views: readonly View[],
       ),
     );
   }
-  if (given.category !== undefined && wire.category !== given.category) {
-    out.push(canonical(`${at} (${given.id}) lost its category "${given.category}"`));
+  // Only reasoning must keep its category on the wire ("Producers MUST preserve known reasoning
+  // classification"); the draft asks no more of other categories than that selection honours them.
+  if (given.category === 'reasoning' && wire.category !== 'reasoning') {
+    out.push(
+      canonical(
+        `${at} (${given.id}) has category ${JSON.stringify(wire.category)}: known reasoning stays category "reasoning"`,
+      ),
+    );
   }
   if (wire.selection !== view) {
     out.push(
