@@ -3,14 +3,7 @@
  * Pure apart from the context it is handed: PRNG draws and violations accumulate there.
  */
 import { nextRandom } from './prng.js';
-import {
-  BEHAVIOUR_TRANSPORTS,
-  REQUEST_ID_TEMPLATE,
-  type Action,
-  type Behaviour,
-  type RawChunk,
-  type Transport,
-} from './model.js';
+import { BEHAVIOUR_TRANSPORTS, type Action, type Behaviour, type Transport } from './model.js';
 import { PROTOCOL_VERSION } from '../protocol/wire-types.js';
 import type { DecodedFrame, FrameViolation } from './engine-inbound.js';
 import { decodeBytes } from './recording.js';
@@ -122,12 +115,6 @@ function planBehaviour(b: Behaviour, ctx: PlanContext, offset: number): Plan {
     default:
       return { actions: planLeaf(b, ctx, at), chosen: b };
   }
-}
-
-/** A raw chunk with the request id filled in where its text names REQUEST_ID_TEMPLATE. */
-function withRequestId(chunk: RawChunk, ctx: PlanContext): RawChunk {
-  if (!('text' in chunk) || !chunk.text.includes(REQUEST_ID_TEMPLATE)) return chunk;
-  return { ...chunk, text: chunk.text.split(REQUEST_ID_TEMPLATE).join(JSON.stringify(ctx.replyId)) };
 }
 
 type Leaf = Exclude<Behaviour, { kind: 'delay' | 'sequence' | 'probability' | 'exit' | 'signal' }>;
@@ -312,4 +299,19 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(a, 0);
   out.set(b, a.length);
   return out;
+}
+
+/**
+ * In the text of a `raw` chunk, replaced by the JSON encoding of the id of the request being
+ * answered (a string with its quotes, a number, or null for a frame that was no request): exact
+ * reply bytes that still answer the id the harness sent, whatever it chose.
+ */
+export const REQUEST_ID_TEMPLATE = '{{request.id}}';
+
+type RawChunk = Extract<Behaviour, { kind: 'raw' }>['chunks'][number];
+
+/** A raw chunk with the request id filled in where its text names REQUEST_ID_TEMPLATE. */
+function withRequestId(chunk: RawChunk, ctx: PlanContext): RawChunk {
+  if (!('text' in chunk) || !chunk.text.includes(REQUEST_ID_TEMPLATE)) return chunk;
+  return { ...chunk, text: chunk.text.split(REQUEST_ID_TEMPLATE).join(JSON.stringify(ctx.replyId)) };
 }

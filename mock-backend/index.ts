@@ -13,7 +13,8 @@ import type { Scenario } from './model.js';
 import { MockCore } from './shells/mock-core.js';
 
 export type * from './model.js';
-export { BEHAVIOUR_TRANSPORTS, REQUEST_ID_TEMPLATE } from './model.js';
+export { BEHAVIOUR_TRANSPORTS } from './model.js';
+export { REQUEST_ID_TEMPLATE } from './engine-behaviours.js';
 export { BUILTIN_SCENARIOS, builtinNames, LATE_REPLY_MS, type BuiltinScenario } from './builtins.js';
 export {
   loadScenario,

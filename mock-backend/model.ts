@@ -30,16 +30,10 @@ export type Bytes = { text: string } | { base64: string };
 
 /**
  * A raw chunk of a `raw` behaviour: exact bytes (no newline added) at an optional offset. In a
- * `text` chunk, REQUEST_ID_TEMPLATE becomes the id of the request answered, JSON-encoded.
+ * `text` chunk, `{{request.id}}` becomes the id of the request answered, JSON-encoded
+ * (REQUEST_ID_TEMPLATE, engine-behaviours.ts).
  */
 export type RawChunk = Bytes & { afterMs?: number };
-
-/**
- * In the text of a `raw` chunk, replaced by the JSON encoding of the id of the request being
- * answered (a string with its quotes, a number, or null for a frame that was no request): exact
- * reply bytes that still answer the id the harness sent, whatever it chose.
- */
-export const REQUEST_ID_TEMPLATE = '{{request.id}}';
 
 /** A transport the engine serves. */
 export type Transport = 'stdio' | 'http' | 'msw';
