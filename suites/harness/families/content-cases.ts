@@ -201,11 +201,11 @@ const VIEW_SPECS: readonly ContentSubscriptionSpec[] = [
 
 /**
  * The categories the draft lets a harness select a given part by (content-upload.md, "Canonical
- * messages and content selection": "Explicit `category` overrides media-derived selection";
- * content-selection.schema.json: reasoning takes its own category, "otherwise classify by media
- * type"): its explicit one; else text for a text part, or the category its media type names
- * (images, audio, video). The draft maps no media type to `files`: an attachment of any other
- * media type may be filed there or under no category (undefined: the default) alike.
+ * messages and content selection": a part's own category wins over the one its media type gives;
+ * content-selection.schema.json: apart from reasoning, parts are classified by media type): its
+ * explicit one; else text for a text part, or the category its media type names (images, audio,
+ * video). The draft maps no media type to `files`: an attachment of any other media type may be
+ * filed there or under no category (undefined: the default) alike.
  */
 function categoriesOf(part: GivenPart): readonly (string | undefined)[] {
   if (part.category !== undefined) return [part.category];

@@ -89,8 +89,8 @@ function partProblems(given: GivenPart, wire: JsonValue, views: readonly View[],
       ),
     );
   }
-  // Only reasoning must keep its category on the wire ("Producers MUST preserve known reasoning
-  // classification"); the draft asks no more of other categories than that selection honours them.
+  // Only reasoning must keep its category on the wire (content-upload.md: producers keep a known
+  // reasoning classification); of other categories the draft asks only that selection honours them.
   if (given.category === 'reasoning' && wire.category !== 'reasoning') {
     out.push(
       canonical(
