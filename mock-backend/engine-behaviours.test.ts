@@ -196,6 +196,23 @@ describe('engine behaviours: replies', () => {
     expect(Buffer.from(written(out))).toEqual(Buffer.from([0x61, 0x62, 0xff, 0x0a]));
   });
 
+  it('raw: {{request.id}} in text becomes the id of the request answered, JSON-encoded as it came', () => {
+    const behaviour: Behaviour = {
+      kind: 'raw',
+      chunks: [{ text: '{"jsonrpc":"2.0","id":{{request.id}},"result":{}}\n' }],
+    };
+    const reply = (id: string | number) =>
+      Buffer.from(
+        written(once(only(behaviour), frameOf(interceptRequest({ id, eventId: 'evt_9' }))).actions),
+      ).toString('utf8');
+    expect(reply(3)).toBe('{"jsonrpc":"2.0","id":3,"result":{}}\n');
+    expect(reply('req "a"')).toBe('{"jsonrpc":"2.0","id":"req \\"a\\"","result":{}}\n');
+    // Base64 chunks are exact bytes: never templated.
+    const exact = { base64: Buffer.from('{{request.id}}').toString('base64') };
+    const untouched = once(only({ kind: 'raw', chunks: [exact] }), frameOf(REQ)).actions;
+    expect(Buffer.from(written(untouched)).toString('utf8')).toBe('{{request.id}}');
+  });
+
   it('pretty: a multi-line frame on stdio, a valid pretty body on HTTP', () => {
     const pretty = JSON.stringify(JSON.parse(EMPTY), null, 2);
     expect(stdio({ kind: 'pretty' })).toEqual(stdioReply(pretty));

@@ -140,7 +140,7 @@ function planLeaf(b: Leaf, ctx: PlanContext, at: number): Action[] {
       return body(
         ctx,
         at,
-        b.chunks.map((c) => [Math.max(0, c.afterMs ?? 0), decodeBytes(c)]),
+        b.chunks.map((c) => [Math.max(0, c.afterMs ?? 0), decodeBytes(withRequestId(c, ctx))]),
       );
     case 'pretty':
       return body(ctx, at, [
@@ -299,4 +299,19 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(a, 0);
   out.set(b, a.length);
   return out;
+}
+
+/**
+ * In the text of a `raw` chunk, replaced by the JSON encoding of the id of the request being
+ * answered (a string with its quotes, a number, or null for a frame that was no request): exact
+ * reply bytes that still answer the id the harness sent, whatever it chose.
+ */
+export const REQUEST_ID_TEMPLATE = '{{request.id}}';
+
+type RawChunk = Extract<Behaviour, { kind: 'raw' }>['chunks'][number];
+
+/** A raw chunk with the request id filled in where its text names REQUEST_ID_TEMPLATE. */
+function withRequestId(chunk: RawChunk, ctx: PlanContext): RawChunk {
+  if (!('text' in chunk) || !chunk.text.includes(REQUEST_ID_TEMPLATE)) return chunk;
+  return { ...chunk, text: chunk.text.split(REQUEST_ID_TEMPLATE).join(JSON.stringify(ctx.replyId)) };
 }

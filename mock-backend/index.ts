@@ -14,6 +14,7 @@ import { MockCore } from './shells/mock-core.js';
 
 export type * from './model.js';
 export { BEHAVIOUR_TRANSPORTS } from './model.js';
+export { REQUEST_ID_TEMPLATE } from './engine-behaviours.js';
 export { BUILTIN_SCENARIOS, builtinNames, LATE_REPLY_MS, type BuiltinScenario } from './builtins.js';
 export {
   loadScenario,

@@ -28,7 +28,11 @@ import type { JsonRpcId } from '../protocol/wire-types.js';
 /** Exact bytes as JSON: UTF-8 text when the bytes are valid UTF-8, base64 otherwise (or by choice). */
 export type Bytes = { text: string } | { base64: string };
 
-/** A raw chunk of a `raw` behaviour: exact bytes (no newline added) at an optional offset. */
+/**
+ * A raw chunk of a `raw` behaviour: exact bytes (no newline added) at an optional offset. In a
+ * `text` chunk, `{{request.id}}` becomes the id of the request answered, JSON-encoded
+ * (REQUEST_ID_TEMPLATE, engine-behaviours.ts).
+ */
 export type RawChunk = Bytes & { afterMs?: number };
 
 /** A transport the engine serves. */
@@ -101,7 +105,7 @@ export type Behaviour =
   | { kind: 'malformed-json'; text?: string }
   /** A reply holding an invalid UTF-8 sequence; `split` cuts a multi-byte sequence across two writes. */
   | { kind: 'malformed-utf8'; split?: boolean; splitDelayMs?: number }
-  /** Exact bytes, no framing added: the escape hatch. */
+  /** Exact bytes, no framing added: the escape hatch (`{{request.id}}` in text: the request's id). */
   | { kind: 'raw'; chunks: RawChunk[] }
   /** A reply pretty-printed over several lines (stdio: a multi-line frame; HTTP: a valid JSON body). */
   | (EffectsOption & { kind: 'pretty'; indent?: number })

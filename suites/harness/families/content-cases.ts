@@ -10,8 +10,9 @@
  * selections each get their own view of one event: `body` keeps inline text; `metadata` and
  * `omit` views say which view they are and carry neither text nor body; per-category values
  * override the default, an explicit category overrides the media-derived one (image/* images,
- * audio/* audio, video/* video, any other attachment files), unknown categories take the
- * default; and nothing a view withholds is anywhere else in its frame. Opaque `native` data
+ * audio/* audio, video/* video; an attachment of another media type, which the draft files
+ * nowhere, may take files or the default), unknown categories take the default; and nothing a
+ * view withholds is anywhere else in its frame. Opaque `native` data
  * (content-native.ts), handed in at each place the schemas give it (the event, its error), goes
  * only to subscriptions that set includeNative, and never with what their view withholds.
  * Content encoding does not depend on the transport: every case runs over HTTP, each subscription
@@ -45,6 +46,7 @@ import {
   partListProblems,
   unconfirmedRefProblems,
   uploadProblems,
+  viewsInFrame,
   type View,
 } from './content-checks.js';
 import {
@@ -108,7 +110,7 @@ function judgeFrames(
             (received.uploads.get(spec.label) ?? []).map((post) => Buffer.from(post.body).toString('utf8')),
             nonce,
             parts,
-            spec.viewOf,
+            spec.viewsOf,
           ),
           `${who}: `,
         )
@@ -117,9 +119,6 @@ function judgeFrames(
     if (frames.length === 0) {
       return spec.upload ? uploaded : [finding(caseRule, `the ${who} received no ${type} frame`)];
     }
-    const withheld = new Map(
-      parts.filter((p) => spec.viewOf(p) !== 'body').map((p) => [p.id, marker(nonce, p.id)]),
-    );
     return uploaded.concat(
       frames.flatMap((frame, i) => {
         const at = `${who}, frame ${i + 1}`;
@@ -127,6 +126,11 @@ function judgeFrames(
         const bare = frameWithoutNative(frame.text, frame.event);
         const wire = slot === undefined ? undefined : wireSlot(type, bare.event);
         const where = `$.params.event.${slot}`;
+        // Where the draft allows a part more than one view, the frame is judged in the one it gave.
+        const viewOf = viewsInFrame(spec.viewsOf, wire);
+        const withheld = new Map(
+          parts.filter((p) => viewOf(p) !== 'body').map((p) => [p.id, marker(nonce, p.id)]),
+        );
         const structure =
           slot === undefined
             ? []
@@ -134,10 +138,10 @@ function judgeFrames(
               ? partListProblems(
                   slot === 'summary' ? summaryParts(messages) : messages.flatMap((m) => m.parts),
                   wire,
-                  spec.viewOf,
+                  spec.viewsOf,
                   where,
                 )
-              : messageListProblems(messages, wire, spec.viewOf, where);
+              : messageListProblems(messages, wire, spec.viewsOf, where);
         // A part the view could only give as a gap is withheld too (native data may not carry it).
         const withheldHere = new Map([
           ...withheld,
@@ -149,7 +153,7 @@ function judgeFrames(
         const found = [
           ...contentViolations(frame.event, ids),
           ...structure,
-          ...leakProblems(bare.text, nonce, parts, spec.viewOf),
+          ...leakProblems(bare.text, nonce, parts, viewOf),
           ...native,
           ...(spec.upload ? unconfirmedRefProblems(wire, where) : []),
         ];
@@ -179,45 +183,54 @@ const ALL_BODY: ContentSubscriptionSpec = {
   label: 'body',
   mode: 'intercept',
   content: { default: 'body' },
-  viewOf: () => 'body',
+  viewsOf: () => ['body'],
 };
 
 /** AHP-CONTENT-001's subscriptions: content in full, to an interceptor and to an observer. */
 const FULL_CONTENT_SPECS: readonly ContentSubscriptionSpec[] = [
   ALL_BODY,
-  { label: 'body-observer', mode: 'observe', content: { default: 'body' }, viewOf: () => 'body' },
+  { label: 'body-observer', mode: 'observe', content: { default: 'body' }, viewsOf: () => ['body'] },
 ];
 
 /** The views of one event through three subscriptions: body, metadata (intercept), omit (observe). */
 const VIEW_SPECS: readonly ContentSubscriptionSpec[] = [
   ALL_BODY,
-  { label: 'metadata', mode: 'intercept', content: { default: 'metadata' }, viewOf: () => 'metadata' },
-  { label: 'omit', mode: 'observe', content: { default: 'omit' }, viewOf: () => 'omit' },
+  { label: 'metadata', mode: 'intercept', content: { default: 'metadata' }, viewsOf: () => ['metadata'] },
+  { label: 'omit', mode: 'observe', content: { default: 'omit' }, viewsOf: () => ['omit'] },
 ];
 
-/** The category the draft selects a given part by: its explicit one, else text or its media's. */
-function categoryOf(part: GivenPart): string {
-  if (part.category !== undefined) return part.category;
-  if (part.kind === 'text') return 'text';
-  return part.mediaCategory ?? 'files';
+/**
+ * The categories the draft lets a harness select a given part by (content-upload.md, "Canonical
+ * messages and content selection": a part's own category wins over the one its media type gives;
+ * content-selection.schema.json: apart from reasoning, parts are classified by media type): its
+ * explicit one; else text for a text part, or the category its media type names (images, audio,
+ * video). The draft maps no media type to `files`: an attachment of any other media type may be
+ * filed there or under no category (undefined: the default) alike.
+ */
+function categoriesOf(part: GivenPart): readonly (string | undefined)[] {
+  if (part.category !== undefined) return [part.category];
+  if (part.kind === 'text') return ['text'];
+  return part.mediaCategory === undefined ? ['files', undefined] : [part.mediaCategory];
 }
 
-/** A subscription that selects by category, each part's view read off its `content`. */
+/**
+ * A subscription that selects by category, each part's views read off its `content`: unknown
+ * categories (and a part filed under none) take the default.
+ */
 function categorySpec(
   label: string,
   mode: ContentSubscriptionSpec['mode'],
   content: Record<string, View>,
 ): ContentSubscriptionSpec {
+  const viewFor = (category: string | undefined): View =>
+    category !== undefined && category !== 'default' && Object.hasOwn(content, category)
+      ? (content[category] as View)
+      : (content.default as View);
   return {
     label,
     mode,
     content,
-    viewOf: (part) => {
-      const category = categoryOf(part);
-      return category !== 'default' && Object.hasOwn(content, category)
-        ? (content[category] as View)
-        : (content.default as View);
-    },
+    viewsOf: (part) => [...new Set(categoriesOf(part).map(viewFor))],
   };
 }
 
@@ -237,12 +250,14 @@ const SLOT_CASES: readonly { name: string; event: string; bareParts?: true }[] =
 
 /**
  * Per-category selection, over a conversation with an image, an audio, a video and a PDF
- * attachment, none with a category of its own. The first subscription selects text, images,
- * audio and video by their own keys, the reasoning part by its explicit category (over its text
- * media), the notes part's unknown category and the PDF (files, not listed) by the default; its
- * audio, video and files views differ pairwise, so an attachment filed under another of the
- * three shows. The second lists files with a view its default does not have, so a PDF filed
- * under no category (or one it does not list) shows too.
+ * attachment, none with a category of its own, and an image with the explicit category `files`.
+ * The first subscription selects text, images, audio and video by their own keys, the reasoning
+ * part by its explicit category (over its text media), the notes part's unknown category, the
+ * PDF and the image filed under files (not listed) by the default; its audio, video and default
+ * views differ pairwise, so an attachment filed under another of the three shows. The second
+ * lists files with a view its default does not have: the image filed under files must get it
+ * (the explicit category decides), the PDF may get it or the default (the draft names no
+ * category for its media type), and nothing else may.
  */
 export const CATEGORY_SPECS: readonly ContentSubscriptionSpec[] = [
   categorySpec('per-category', 'intercept', {
@@ -267,14 +282,14 @@ const UPLOAD_SPECS: readonly ContentSubscriptionSpec[] = [
     label: 'upload-body',
     mode: 'intercept',
     content: { default: 'body' },
-    viewOf: () => 'body',
+    viewsOf: () => ['body'],
     upload: true,
   },
   {
     label: 'upload-metadata',
     mode: 'intercept',
     content: { default: 'metadata' },
-    viewOf: () => 'metadata',
+    viewsOf: () => ['metadata'],
     upload: true,
   },
 ];
@@ -291,28 +306,28 @@ const NATIVE_SPECS: readonly ContentSubscriptionSpec[] = [
     label: 'body-observer',
     mode: 'observe',
     content: { default: 'body' },
-    viewOf: () => 'body',
+    viewsOf: () => ['body'],
     includeNative: false,
   },
   {
     label: 'body-native',
     mode: 'intercept',
     content: { default: 'body' },
-    viewOf: () => 'body',
+    viewsOf: () => ['body'],
     includeNative: true,
   },
   {
     label: 'metadata-native',
     mode: 'intercept',
     content: { default: 'metadata' },
-    viewOf: () => 'metadata',
+    viewsOf: () => ['metadata'],
     includeNative: true,
   },
   {
     label: 'omit-native-observer',
     mode: 'observe',
     content: { default: 'omit' },
-    viewOf: () => 'omit',
+    viewsOf: () => ['omit'],
     includeNative: true,
   },
 ];

@@ -48,7 +48,7 @@ function partAt(list: JsonObject[], m: number, p: number): JsonObject {
 describe('content checks', () => {
   it('find nothing in the views a correct harness sends', () => {
     for (const view of ['body', 'metadata', 'omit'] as const) {
-      expect(messageListProblems(given, wireList(view), () => view, '$')).toEqual([]);
+      expect(messageListProblems(given, wireList(view), () => [view], '$')).toEqual([]);
     }
     const payload: JsonObject = { turn: { id: 't' }, trigger: 'user' };
     placeContent('turn.start', payload, given);
@@ -60,15 +60,30 @@ describe('content checks', () => {
     const swapped = wireList('body');
     const parts = (swapped[1] as JsonObject).parts as JsonValue[];
     parts.reverse();
-    expect(messageListProblems(given, swapped, () => 'body', '$')[0]).toMatch(/holds parts/);
+    expect(messageListProblems(given, swapped, () => ['body'], '$')[0]).toMatch(/holds parts/);
     const renamed = wireList('body');
     (renamed[2] as JsonObject).role = 'model';
-    expect(messageListProblems(given, renamed, () => 'body', '$')[0]).toMatch(/role "model"/);
+    expect(messageListProblems(given, renamed, () => ['body'], '$')[0]).toMatch(/role "model"/);
     const uploaded = wireList('body');
     const text = partAt(uploaded, 0, 0);
     delete text.text;
     text.body = { ref: 'r' };
-    expect(messageListProblems(given, uploaded, () => 'body', '$')[0]).toMatch(/inline/);
+    expect(messageListProblems(given, uploaded, () => ['body'], '$')[0]).toMatch(/inline/);
+  });
+
+  it('report a reasoning part that lost its category, and no other category left out', () => {
+    const dropped = (id: string) => {
+      const wire = wireList('body');
+      for (const part of wire.flatMap((m) => m.parts as JsonObject[])) {
+        if (part.id === id) delete part.category;
+      }
+      return messageListProblems(given, wire, () => ['body'], '$');
+    };
+    // The draft asks producers to preserve reasoning only; an unknown category selects by the default.
+    expect(dropped('assistant-3')).toEqual([]);
+    expect(dropped('assistant-1')).toEqual([
+      expect.stringMatching(/assistant-1.*stays category "reasoning"/),
+    ]);
   });
 
   it('report structured data turned into a JSON part', () => {
@@ -76,9 +91,9 @@ describe('content checks', () => {
     const structured = partAt(wire, 1, 1);
     structured.kind = 'json';
     structured.mediaType = 'application/json';
-    const problems = messageListProblems(given, wire, () => 'body', '$');
+    const problems = messageListProblems(given, wire, () => ['body'], '$');
     expect(problems.join('\n')).toMatch(/there is no JSON part/);
-    const rules = messageListProblemsFindings(given, wire, () => 'body', '$').map((f) => f.rule);
+    const rules = messageListProblemsFindings(given, wire, () => ['body'], '$').map((f) => f.rule);
     expect(new Set(rules)).toEqual(new Set(['content.canonical']));
     const event = { id: 'e', source: 'urn:x', type: 'turn.start', time: 't', items: wire };
     expect(contentViolations(event, ['AHP-CONTENT-001'])).not.toEqual([]);
@@ -86,9 +101,9 @@ describe('content checks', () => {
 
   it('report a view other than the selected one, and a withheld view carrying text', () => {
     const wire = wireList('body');
-    const views = messageListProblemsFindings(given, wire, () => 'metadata', '$');
+    const views = messageListProblemsFindings(given, wire, () => ['metadata'], '$');
     expect(views.some((f) => f.rule === 'content.selection')).toBe(true);
-    expect(messageListProblems(given, wire, () => 'metadata', '$').join('\n')).toMatch(
+    expect(messageListProblems(given, wire, () => ['metadata'], '$').join('\n')).toMatch(
       /"body" view; the subscription selects metadata[\s\S]*metadata view carrying text/,
     );
   });
@@ -129,9 +144,9 @@ describe('content checks', () => {
     expect(partJson(lacking[0] as GivenPart)).toMatchObject({ selection: 'metadata' });
     const part = { id: 'user-7', kind: 'text', mediaType: 'text/plain', selection: 'body' };
     expect(
-      partListProblems(lacking, [{ ...part, gap: { reason: 'unavailable' } }], () => 'body', '$'),
+      partListProblems(lacking, [{ ...part, gap: { reason: 'unavailable' } }], () => ['body'], '$'),
     ).toEqual([]);
-    expect(messages(partListProblems(lacking, [part], () => 'body', '$'))).toEqual([
+    expect(messages(partListProblems(lacking, [part], () => ['body'], '$'))).toEqual([
       expect.stringContaining('its body view is selection body with a gap'),
     ]);
   });

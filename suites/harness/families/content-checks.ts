@@ -20,6 +20,42 @@ const selection = (message: string): Finding => finding('content.selection', mes
 /** The view of a part a subscription selects. */
 export type View = 'body' | 'metadata' | 'omit';
 
+/**
+ * The views a subscription may give a part: one where the draft decides, one for each reading of
+ * it where it does not (an attachment whose media type it names no category for), ours first.
+ */
+export type ViewsOf = (part: GivenPart) => readonly View[];
+
+/** The view a part is judged in: the one the wire gives it when that is allowed, else the first. */
+function judgedView(views: readonly View[], wireSelection: JsonValue | undefined): View {
+  const chosen = views.find((v) => v === wireSelection);
+  return chosen ?? (views[0] as View);
+}
+
+/** How a finding names the views a subscription allows a part. */
+function viewsText(views: readonly View[]): string {
+  return views.length === 1 ? String(views[0]) : `${views.join(' or ')} (the draft allows either)`;
+}
+
+/**
+ * The view of each part in one frame: the view the wire gives the part where the subscription
+ * allows it, else the first one allowed; `slot` is the frame's content slot (messages with parts,
+ * or bare parts).
+ */
+export function viewsInFrame(viewsOf: ViewsOf, slot: JsonValue | undefined): (part: GivenPart) => View {
+  const selections = new Map<JsonValue, JsonValue | undefined>();
+  const walk = (list: JsonValue | undefined): void => {
+    if (!Array.isArray(list)) return;
+    for (const item of list) {
+      if (!isJsonObject(item)) continue;
+      if (Array.isArray(item.parts)) walk(item.parts);
+      else if (item.id !== undefined) selections.set(item.id, item.selection);
+    }
+  };
+  walk(slot);
+  return (part) => judgedView(viewsOf(part), selections.get(part.id));
+}
+
 /** The validator's violations of `event` that carry one of `ids`, each under its requirement's rule. */
 export function contentViolations(event: JsonValue, ids: readonly string[]): Finding[] {
   return validateEvent(event, '$.params.event')
@@ -30,9 +66,10 @@ export function contentViolations(event: JsonValue, ids: readonly string[]): Fin
     });
 }
 
-/** One wire part against the given part and the view it must be in. */
-function partProblems(given: GivenPart, wire: JsonValue, view: View, at: string): Finding[] {
+/** One wire part against the given part and the views it may be in. */
+function partProblems(given: GivenPart, wire: JsonValue, views: readonly View[], at: string): Finding[] {
   if (!isJsonObject(wire)) return [canonical(`${at} is not a part object`)];
+  const view = judgedView(views, wire.selection);
   const out: Finding[] = [];
   if (wire.id !== given.id) {
     out.push(canonical(`${at} is part "${String(wire.id)}" where "${given.id}" was given`));
@@ -52,13 +89,19 @@ function partProblems(given: GivenPart, wire: JsonValue, view: View, at: string)
       ),
     );
   }
-  if (given.category !== undefined && wire.category !== given.category) {
-    out.push(canonical(`${at} (${given.id}) lost its category "${given.category}"`));
+  // Only reasoning must keep its category on the wire (content-upload.md: producers keep a known
+  // reasoning classification); of other categories the draft asks only that selection honours them.
+  if (given.category === 'reasoning' && wire.category !== 'reasoning') {
+    out.push(
+      canonical(
+        `${at} (${given.id}) has category ${JSON.stringify(wire.category)}: known reasoning stays category "reasoning"`,
+      ),
+    );
   }
   if (wire.selection !== view) {
     out.push(
       selection(
-        `${at} (${given.id}) is a ${JSON.stringify(wire.selection)} view; the subscription selects ${view}`,
+        `${at} (${given.id}) is a ${JSON.stringify(wire.selection)} view; the subscription selects ${viewsText(views)}`,
       ),
     );
   }
@@ -94,7 +137,7 @@ function partProblems(given: GivenPart, wire: JsonValue, view: View, at: string)
 export function messageListProblems(
   given: readonly GivenMessage[],
   wire: JsonValue | undefined,
-  viewOf: (part: GivenPart) => View,
+  viewsOf: ViewsOf,
   at: string,
 ): Finding[] {
   if (!Array.isArray(wire)) return [canonical(`${at} is missing or not a list`)];
@@ -114,7 +157,7 @@ export function messageListProblems(
         canonical(`${at}[${i}] (${message.id}) has role ${JSON.stringify(w.role)}, given ${message.role}`),
       );
     }
-    out.push(...partListProblems(message.parts, w.parts, viewOf, `${at}[${i}].parts`));
+    out.push(...partListProblems(message.parts, w.parts, viewsOf, `${at}[${i}].parts`));
     return out;
   });
 }
@@ -123,7 +166,7 @@ export function messageListProblems(
 export function partListProblems(
   given: readonly GivenPart[],
   wire: JsonValue | undefined,
-  viewOf: (part: GivenPart) => View,
+  viewsOf: ViewsOf,
   at: string,
 ): Finding[] {
   if (!Array.isArray(wire)) return [canonical(`${at} is missing or not a list`)];
@@ -135,7 +178,7 @@ export function partListProblems(
       ),
     ];
   }
-  return given.flatMap((part, i) => partProblems(part, wire[i] as JsonValue, viewOf(part), `${at}[${i}]`));
+  return given.flatMap((part, i) => partProblems(part, wire[i] as JsonValue, viewsOf(part), `${at}[${i}]`));
 }
 
 /**
@@ -195,10 +238,11 @@ export function uploadProblems(
   posts: readonly string[],
   nonce: string,
   given: readonly GivenPart[],
-  viewOf: (part: GivenPart) => View,
+  viewsOf: ViewsOf,
 ): Finding[] {
   const out: Finding[] = [];
-  const withBody = given.filter((p) => viewOf(p) === 'body');
+  // Uploads are judged apart from the frames: a part any allowed view gives a body may cause one.
+  const withBody = given.filter((p) => viewsOf(p).includes('body'));
   if (posts.length > 0 && withBody.length === 0) {
     out.push(
       selection(

@@ -19,7 +19,7 @@ import { stepIds } from '../kit/run-step.js';
 import { CaseSteps, issuedBySuite } from '../kit/step-identity.js';
 import type { UploadPost } from '../kit/upload-records.js';
 import { utf8Text } from '../kit/wire-records.js';
-import type { View } from './content-checks.js';
+import type { ViewsOf } from './content-checks.js';
 import { placeContent, type GivenMessage, type GivenPart } from './content-samples.js';
 
 /** One subscription of a content case, on a backend of its own. */
@@ -27,8 +27,8 @@ export interface ContentSubscriptionSpec {
   label: string;
   mode: 'intercept' | 'observe';
   content: JsonObject;
-  /** The view this subscription must give each part. */
-  viewOf(part: GivenPart): View;
+  /** The views this subscription may give each part: one where the draft decides (ViewsOf). */
+  viewsOf: ViewsOf;
   /**
    * Configure `upload` with an endpoint (a mock of the backend's); it answers each well-framed
    * upload as `uploadAnswer` scripts (default: a receipt under 200, which confirms nothing).

@@ -15,10 +15,11 @@ export interface GivenPart {
   category?: string;
   /**
    * For an attachment without `category`: the category its media type puts it in, by the names
-   * content-selection.schema.json gives (images, audio, video, files for any other type), the one
-   * a per-category case expects it to be selected by.
+   * content-selection.schema.json gives (images, audio, video), the one a per-category case
+   * expects it to be selected by. Absent for any other media type: the draft names no category
+   * for it, so it may be filed under `files` or under none (the default).
    */
-  mediaCategory?: 'images' | 'audio' | 'video' | 'files';
+  mediaCategory?: 'images' | 'audio' | 'video';
   /** The inline text of a text part. */
   text?: string;
   /** The host's reference of an attachment. */
@@ -54,14 +55,17 @@ function text(nonce: string, id: string, words: string, category?: string): Give
   };
 }
 
-/** An attachment the host holds by a reference of its own, which carries the part's marker. */
+/**
+ * An attachment the host holds by a reference of its own, which carries the part's marker, with
+ * the category its media type puts it in (if the draft names one) or an explicit category.
+ */
 function attachment(
   nonce: string,
   id: string,
   mediaType: string,
-  mediaCategory: NonNullable<GivenPart['mediaCategory']>,
+  filed: Pick<GivenPart, 'mediaCategory' | 'category'>,
 ): GivenPart {
-  return { id, kind: 'attachment', mediaType, mediaCategory, ref: `host-ref-${marker(nonce, id)}` };
+  return { id, kind: 'attachment', mediaType, ...filed, ref: `host-ref-${marker(nonce, id)}` };
 }
 
 /** Structured data the application serialized into a text part. */
@@ -74,7 +78,8 @@ function structuredText(id: string, data: JsonObject): GivenPart {
  * significant order, a reasoning part (an explicit category on a text part), an image attachment,
  * and, with `structured`, structured data the application serialized into text (in the user's
  * and the assistant's message, so every event type with content carries some). With `media`,
- * the user's message also holds an audio, a video and a PDF attachment, none with a category.
+ * the user's message also holds an audio, a video and a PDF attachment, none with a category,
+ * and an image with the explicit category files.
  */
 export function givenConversation(
   nonce: string,
@@ -89,14 +94,16 @@ export function givenConversation(
       parts: [
         text(nonce, 'user-1', 'Which files are here?'),
         ...(options.structured ? [structuredText('user-2', data)] : []),
-        attachment(nonce, 'user-3', 'image/png', 'images'),
+        attachment(nonce, 'user-3', 'image/png', { mediaCategory: 'images' }),
         // One attachment per other media-derived category, so a per-category selection can tell
-        // an audio or video attachment filed under the wrong category, and a file under none.
+        // an audio or video attachment filed under the wrong category; one of a media type the
+        // draft files under no category; and an image whose explicit category is files.
         ...(options.media
           ? [
-              attachment(nonce, 'user-4', 'audio/ogg', 'audio'),
-              attachment(nonce, 'user-5', 'video/mp4', 'video'),
-              attachment(nonce, 'user-6', 'application/pdf', 'files'),
+              attachment(nonce, 'user-4', 'audio/ogg', { mediaCategory: 'audio' }),
+              attachment(nonce, 'user-5', 'video/mp4', { mediaCategory: 'video' }),
+              attachment(nonce, 'user-6', 'application/pdf', {}),
+              attachment(nonce, 'user-8', 'image/jpeg', { category: 'files' }),
             ]
           : []),
         // A text the host itself holds only the descriptor of (it hands it in as a metadata view).

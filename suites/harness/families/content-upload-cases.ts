@@ -111,7 +111,7 @@ function specsOf(path: UploadPath, nonce: string): ContentSubscriptionSpec[] {
     label,
     mode,
     content: { default: 'body' },
-    viewOf: () => 'body',
+    viewsOf: () => ['body'],
     upload: true,
     uploadAnswer:
       path.answer.kind === 'upload-receipt'

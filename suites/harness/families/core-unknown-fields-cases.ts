@@ -3,13 +3,15 @@
  * unknown field inside an effect rejects the whole response and the failure policy applies.
  */
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
-import type { Behaviour } from '../../../mock-backend/index.js';
-import type { CaseCheck, CaseStep, HarnessCase } from '../kit/case-model.js';
-import { EVENT_ID_PLACEHOLDER } from '../kit/scenario.js';
+import { REQUEST_ID_TEMPLATE, type Behaviour } from '../../../mock-backend/index.js';
+import type { CaseStep, HarnessCase } from '../kit/case-model.js';
 import { HARNESS_TRANSPORTS, type HarnessTransport } from '../kit/timing.js';
 import { EXPLICIT_DENY_REASON, POLICIES } from './fail-matrix.js';
 
-/** Exact reply bytes with unknown members in `result` (the mock has no behaviour that adds them). */
+/**
+ * Exact reply bytes with unknown members in `result` (the mock has no behaviour that adds them),
+ * answering the id the harness sent, as it sent it: the case judges unknown fields, never the id.
+ */
 function replyWithUnknownFields(transport: HarnessTransport, effects: unknown[]): Behaviour {
   const result = {
     protocolVersion: 'draft',
@@ -18,23 +20,13 @@ function replyWithUnknownFields(transport: HarnessTransport, effects: unknown[])
     evaluatedBy: { engine: 'future-engine', version: 9 },
     'dev.example.audit': true,
   };
-  const text = JSON.stringify({ jsonrpc: '2.0', id: EVENT_ID_PLACEHOLDER, result });
+  const idSlot = 'request-id-slot';
+  const text = JSON.stringify({ jsonrpc: '2.0', id: idSlot, result }).replace(
+    JSON.stringify(idSlot),
+    REQUEST_ID_TEMPLATE,
+  );
   return { kind: 'raw', chunks: [{ text: transport === 'http' ? text : `${text}\n` }] };
 }
-
-/** Exact bytes carry the suggested event id: a harness that picks its own cannot be judged here. */
-const usesSuggestedId: CaseCheck = {
-  name: 'suggested event id used',
-  run(run, context) {
-    const sent = run.records.requests[0]?.eventId;
-    if (sent !== undefined && sent !== run.suggestedEventId) {
-      return context.untested(
-        'the harness chose its own event id, so the mock cannot answer with exact bytes',
-      );
-    }
-    return [];
-  },
-};
 
 function ignoredCase(transport: HarnessTransport, policy: FailurePolicy): HarnessCase {
   const deny = { type: 'deny', reason: EXPLICIT_DENY_REASON };
@@ -72,7 +64,6 @@ function ignoredCase(transport: HarnessTransport, policy: FailurePolicy): Harnes
     policy,
     ...first,
     then: rest,
-    checks: [usesSuggestedId],
   };
 }
 

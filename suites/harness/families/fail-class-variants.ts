@@ -109,7 +109,8 @@ export const CLASS_VARIANTS: Readonly<Record<FailureClass, readonly ClassVariant
       behaviour: { kind: 'mismatched-id', id: 'evt-not-this-one' },
       transports: ALL,
     },
-    { label: 'numeric-id', behaviour: { kind: 'mismatched-id', id: 7 }, transports: PARSE_ONLY },
+    // Below zero: a harness that numbers its requests by counting never sent it.
+    { label: 'numeric-id', behaviour: { kind: 'mismatched-id', id: -7 }, transports: PARSE_ONLY },
   ],
   'jsonrpc-error': [
     { label: 'backend-internal-error', behaviour: { kind: 'rpc-error', code: -32004 }, transports: ALL },

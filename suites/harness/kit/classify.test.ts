@@ -19,8 +19,9 @@ describe('classifyBehaviour', () => {
     [{ kind: 'mismatched-id', id: 'x' }, 'stdio-per_event', ['id-mismatch']],
     [{ kind: 'mismatched-id', id: 'x' }, 'stdio-persistent', ['id-mismatch', 'deadline-exceeded']],
     [{ kind: 'rpc-error', code: -32004 }, 'http', ['jsonrpc-error']],
-    [{ kind: 'rpc-error', code: -32001 }, 'http', ['unsupported']],
-    [{ kind: 'rpc-error', code: -32002 }, 'stdio-persistent', ['unsupported']],
+    // Both classes fit a reply that is a JSON-RPC error saying the version or event is unsupported.
+    [{ kind: 'rpc-error', code: -32001 }, 'http', ['unsupported', 'jsonrpc-error']],
+    [{ kind: 'rpc-error', code: -32002 }, 'stdio-persistent', ['unsupported', 'jsonrpc-error']],
     [{ kind: 'respond', protocolVersion: '1900-01-01' }, 'http', ['unsupported']],
     [{ kind: 'respond', omit: ['effects'] }, 'http', ['missing-fields']],
     [{ kind: 'respond', effects: [{ type: 'teleport' }] }, 'http', ['invalid-effects']],

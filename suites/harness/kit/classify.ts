@@ -118,9 +118,11 @@ export function classifyBehaviour(b: Behaviour, ctx: ClassifyContext): Provoked 
     case 'deny':
       return { kind: 'deny', reason: b.reason ?? MOCK_DEFAULT_DENY_REASON, because: 'a valid explicit deny' };
     case 'rpc-error':
+      // -32001 and -32002 are JSON-RPC error responses that say the version or event is
+      // unsupported (errors.md): the failure-semantics list has a class for each and ranks neither.
       return b.code === AHP_ERROR_CODES.unsupportedProtocolVersion ||
         b.code === AHP_ERROR_CODES.unsupportedEvent
-        ? failure(['unsupported'], `JSON-RPC error ${b.code}`)
+        ? failure(['unsupported', 'jsonrpc-error'], `JSON-RPC error ${b.code}`)
         : failure(['jsonrpc-error'], `JSON-RPC error ${b.code}`);
     case 'mismatched-id':
       // A persistent backend's replies are correlated by id (stdio.md, "Persistent lifecycle"):

@@ -142,7 +142,6 @@ async function attemptCase(
   const mock = mockFor(state, testCase);
   const inputs: ScenarioInputs = {
     stepIds: events.map(stepIds),
-    eventIds: events.map((e) => e.id as string),
     timeoutMs,
     lateByMs: state.margins.lateByMs,
     justLateByMs: state.margins.justLateByMs,

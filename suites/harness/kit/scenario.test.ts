@@ -8,7 +8,8 @@ import {
   TOKEN_ENV,
   UNLAUNCHABLE_COMMAND,
 } from './registration.js';
-import { caseScenario, EVENT_ID_PLACEHOLDER } from './scenario.js';
+import { REQUEST_ID_TEMPLATE } from '../../../mock-backend/index.js';
+import { caseScenario } from './scenario.js';
 
 const base: HarnessCase = {
   name: 'AHP-FAIL-001/x',
@@ -18,12 +19,11 @@ const base: HarnessCase = {
   behaviour: { kind: 'hang' },
   then: [
     { behaviour: { kind: 'respond' }, late: true },
-    { behaviour: { kind: 'raw', chunks: [{ text: `id=${EVENT_ID_PLACEHOLDER}` }] } },
+    { behaviour: { kind: 'raw', chunks: [{ text: `id=${REQUEST_ID_TEMPLATE}` }] } },
   ],
 };
 const inputs = {
   stepIds: [['e1', 'c1'], ['e2', 'c2'], ['e3']],
-  eventIds: ['e1', 'e2', 'e3'],
   timeoutMs: 400,
   lateByMs: 300,
   justLateByMs: 60,
@@ -37,7 +37,7 @@ const endpoints = {
 };
 
 describe('caseScenario', () => {
-  it('answers each step by its identity, late steps delayed past the deadline, raw bytes with the event id', () => {
+  it('answers each step by its identity, late steps delayed past the deadline, raw bytes left for the mock to fill', () => {
     const s = caseScenario(base, inputs);
     expect(s.rules.map((r) => r.match)).toEqual([
       { method: 'hooks/intercept', identity: ['e1', 'c1'] },
@@ -48,7 +48,8 @@ describe('caseScenario', () => {
     // A per_event hang is a plain hang: the mock process stays up until the harness kills it.
     expect(s.rules[0]?.behaviour).toEqual({ kind: 'hang' });
     expect(s.rules[1]?.behaviour).toEqual({ kind: 'delay', ms: 700, then: { kind: 'respond' } });
-    expect(s.rules[2]?.behaviour).toEqual({ kind: 'raw', chunks: [{ text: 'id=e3' }] });
+    // The mock fills in the id of the request it answers, whatever id the harness chose.
+    expect(s.rules[2]?.behaviour).toEqual({ kind: 'raw', chunks: [{ text: 'id={{request.id}}' }] });
   });
 
   it('holds a past-tolerance reply past the deadline, the settle tolerance and the late margin', () => {
@@ -66,7 +67,7 @@ describe('caseScenario', () => {
   it('answers a request that identifies with no step as the step in progress', () => {
     expect(caseScenario(base, inputs).rules[3]?.behaviour).toEqual({ kind: 'hang' });
     const third = caseScenario(base, { ...inputs, current: 2 });
-    expect(third.rules[3]?.behaviour).toEqual({ kind: 'raw', chunks: [{ text: 'id=e3' }] });
+    expect(third.rules[3]?.behaviour).toEqual({ kind: 'raw', chunks: [{ text: 'id={{request.id}}' }] });
     // The rules before the last keep their places, so the mock's counts stay theirs.
     expect(third.rules.slice(0, 3)).toEqual(caseScenario(base, inputs).rules.slice(0, 3));
   });

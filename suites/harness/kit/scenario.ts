@@ -9,26 +9,10 @@
 import type { Behaviour, Match, Rule, Scenario } from '../../../mock-backend/index.js';
 import type { CaseStep, HarnessCase } from './case-model.js';
 
-/** In the text of a `raw` behaviour's chunks, replaced by the step's suggested event id. */
-export const EVENT_ID_PLACEHOLDER = '{{event.id}}';
-
-/** Fills the event id into `raw` chunks (exact reply bytes need the request id). */
-export function withEventId(behaviour: Behaviour, eventId: string): Behaviour {
-  if (behaviour.kind !== 'raw') return behaviour;
-  return {
-    ...behaviour,
-    chunks: behaviour.chunks.map((c) =>
-      'text' in c ? { ...c, text: c.text.split(EVENT_ID_PLACEHOLDER).join(eventId) } : c,
-    ),
-  };
-}
-
 /** Inputs of a case's scenario that are only known at run time. */
 export interface ScenarioInputs {
   /** The identities of each step, in order: its suggested event id, and its call id if it has one. */
   stepIds: readonly (readonly string[])[];
-  /** The suggested event id of each step, in order. */
-  eventIds: readonly string[];
   /** The step in progress (default 0), whose behaviour an unidentified intercept request gets. */
   current?: number;
   timeoutMs: number;
@@ -48,11 +32,10 @@ function lateHoldMs(late: NonNullable<CaseStep['late']>, inputs: ScenarioInputs)
   return inputs.lateByMs;
 }
 
-function stepBehaviour(step: CaseStep, index: number, inputs: ScenarioInputs): Behaviour {
-  const filled = withEventId(step.behaviour, inputs.eventIds[index] as string);
+function stepBehaviour(step: CaseStep, inputs: ScenarioInputs): Behaviour {
   return step.late
-    ? { kind: 'delay' as const, ms: inputs.timeoutMs + lateHoldMs(step.late, inputs), then: filled }
-    : filled;
+    ? { kind: 'delay' as const, ms: inputs.timeoutMs + lateHoldMs(step.late, inputs), then: step.behaviour }
+    : step.behaviour;
 }
 
 /** One scripted reply of a step's intercept requests (several with `times` answer in turn). */
@@ -102,9 +85,7 @@ export function caseScenario(testCase: HarnessCase, inputs: ScenarioInputs): Sce
       behaviour: testCase.observe.behaviour,
     });
   }
-  const replies = steps.map((step, i) => [
-    { name: `step ${i + 1}`, behaviour: stepBehaviour(step, i, inputs) },
-  ]);
+  const replies = steps.map((step, i) => [{ name: `step ${i + 1}`, behaviour: stepBehaviour(step, inputs) }]);
   rules.push(...identifiedRules(inputs.stepIds, replies, inputs.current ?? 0));
   const scenario: Scenario = { name: testCase.name, rules };
   if (testCase.mock?.process) scenario.process = testCase.mock.process;
