@@ -12,6 +12,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'deny.json'), '{"command":"rm -rf /"}');
   await writeFile(join(dir, 'array.json'), '[{"command":"ls"}]');
   await writeFile(join(dir, 'broken.json'), '{"command":');
+  await writeFile(join(dir, 'silent.js'), 'setInterval(() => {}, 1000);');
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -162,6 +163,24 @@ describe('backend command: a backend that cannot be exercised', () => {
     // Only the startup step, no case.
     expect(r.out).toMatch(
       /^Checking that the backend answers: one tool\.before to ahp-no-such-backend-command .*\n$/,
+    );
+  });
+
+  it('exits 3 when a persistent backend is still silent after the deadline plus its warm-up', async () => {
+    // At --timeout-scale 0.1 the warm-up is 1 s, longer than twice the deadline and the floor.
+    const r = await cli([
+      '--stdio',
+      '--deadline-ms',
+      '100',
+      '--timeout-scale',
+      '0.1',
+      '--',
+      process.execPath,
+      join(dir, 'silent.js'),
+    ]);
+    expect(r.code).toBe(3);
+    expect(r.err).toMatch(
+      /did not answer a tool\.before request within 1100 ms \(the pre-flight bound: --deadline-ms 100 plus the 1000 ms a process is given to start, at --timeout-scale 0\.1\); .*, and give a slower start more time with --timeout-scale\.\n$/,
     );
   });
 });
