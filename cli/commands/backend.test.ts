@@ -1,7 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../report/report.js';
 import { run } from '../run.js';
 import { fakeIo } from '../test-support/fake-io.js';
 import { backendCommand, backendReporters, resolveBackendTarget } from './backend.js';
@@ -12,6 +13,19 @@ beforeAll(async () => {
   await writeFile(join(dir, 'deny.json'), '{"command":"rm -rf /"}');
   await writeFile(join(dir, 'array.json'), '[{"command":"ls"}]');
   await writeFile(join(dir, 'broken.json'), '{"command":');
+  await writeFile(join(dir, 'silent.js'), 'setInterval(() => {}, 1000);');
+  // Answers from its first process only (the pre-flight's): every later one never gets ready.
+  await writeFile(
+    join(dir, 'first-process-only.js'),
+    `const fs = require('node:fs');
+const marker = process.argv[2];
+if (fs.existsSync(marker)) setInterval(() => {}, 1000);
+else require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  const m = JSON.parse(line);
+  fs.writeFileSync(marker, '');
+  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: 'draft', effects: [] } }) + '\\n');
+});`,
+  );
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -162,6 +176,57 @@ describe('backend command: a backend that cannot be exercised', () => {
     // Only the startup step, no case.
     expect(r.out).toMatch(
       /^Checking that the backend answers: one tool\.before to ahp-no-such-backend-command .*\n$/,
+    );
+  });
+
+  it('leaves a case untested, with the reason, when its process never answers within its warm-up', async () => {
+    const name = 'AHP-RPC-001/transport:stdio-persistent/reply-is-one-json-rpc-object-with-the-request-id';
+    const r = await cli([
+      '--stdio',
+      '--deadline-ms',
+      '100',
+      '--timeout-scale',
+      '0.1',
+      '--reporter',
+      'json',
+      '--only',
+      name,
+      '--output-dir',
+      join(dir, 'not-ready'),
+      '--',
+      process.execPath,
+      join(dir, 'first-process-only.js'),
+      join(dir, 'answered-once'),
+    ]);
+    expect(r.code, r.err).toBe(0);
+    const report = JSON.parse(await readFile(join(dir, 'not-ready', 'report.json'), 'utf8')) as Report;
+    const cases = report.requirements.flatMap((x) => x.cases).filter((c) => c.status !== 'skipped');
+    expect(cases.map((c) => [c.name, c.status, c.note])).toEqual([
+      [
+        name,
+        'untested',
+        expect.stringMatching(
+          /^the backend process started for this case did not answer its first request \(a tool\.before with the allow input\) within the warm-up bound of \d+ ms \(--deadline-ms 100 plus \d+ ms for the process to start\), so it never became ready and nothing could be judged; if it starts this slowly, give it more time with --timeout-scale\.$/,
+        ),
+      ],
+    ]);
+  }, 120_000);
+
+  it('exits 3 when a persistent backend is still silent after the deadline plus its warm-up', async () => {
+    // At --timeout-scale 0.1 the warm-up is 1 s, longer than twice the deadline and the floor.
+    const r = await cli([
+      '--stdio',
+      '--deadline-ms',
+      '100',
+      '--timeout-scale',
+      '0.1',
+      '--',
+      process.execPath,
+      join(dir, 'silent.js'),
+    ]);
+    expect(r.code).toBe(3);
+    expect(r.err).toMatch(
+      /did not answer a tool\.before request within 1100 ms \(the pre-flight bound: --deadline-ms 100 plus the 1000 ms a process is given to start, at --timeout-scale 0\.1\); .*, and give a slower start more time with --timeout-scale\.\n$/,
     );
   });
 });

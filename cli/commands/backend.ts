@@ -14,6 +14,7 @@ import {
   loadEndpoints,
   loadPreflight,
   redactJson,
+  preflightBound,
   scaledBackendMargins,
   secretsOf,
   type BackendEndpoint,
@@ -201,11 +202,7 @@ export const backendCommand: Command = {
     await prepareOutputDir(options.outputDir, options.outputDir);
     const secrets = secretsOf(target);
     const margins = scaledBackendMargins(options.timeoutScale);
-    const boundMs = Math.max(2 * target.deadlineMs, margins.preflightFloorMs);
-    const boundSource =
-      boundMs === 2 * target.deadlineMs
-        ? `twice --deadline-ms ${target.deadlineMs}`
-        : `its floor of ${margins.preflightFloorMs} ms at --timeout-scale ${options.timeoutScale}`;
+    const { boundMs, boundSource } = preflightBound(target.endpoint, target.deadlineMs, options.timeoutScale);
     // A file report never silences the console: only --quiet does.
     const shardOf = options.shard ? `, shard ${shardLabel(options.shard)}` : '';
     const out = runConsole(io.stdout, {

@@ -90,7 +90,10 @@ export function declareProbes(probes: readonly Probe[]): void {
   for (const probe of probes) {
     if (!appliesTo(probe, binding)) continue;
     const steps = stepsFor(probe, target.denyInput !== undefined);
-    const perStep = target.deadlineMs + (binding === 'http' ? 0 : margins.spawnMs);
+    // Any step of a persistent run may meet a fresh process (after one ended), with its warm-up.
+    const perStep =
+      target.deadlineMs +
+      (binding === 'http' ? 0 : binding === 'stdio-persistent' ? margins.warmUpMs : margins.spawnMs);
     const budget =
       steps.length * (perStep + margins.silenceWindowMs) + margins.killGraceMs + margins.caseSlackMs;
     conformanceCase(
@@ -119,11 +122,17 @@ export function declareProbes(probes: readonly Probe[]): void {
             clock: systemClock,
             silenceWindowMs: margins.silenceWindowMs,
             killGraceMs: margins.killGraceMs,
+            warmUpMs: margins.warmUpMs,
             stopAfter: (observations) => runMayStop(probe, steps, observations),
           });
           frameRuns.set(key, shared);
         }
         const run = await shared;
+        if (run.notReady !== undefined) {
+          // A start that never completed says nothing about conformance: the case is untested.
+          ctx.evidence(redactJson({ transcript: run.transcript as unknown as JsonValue }, secrets));
+          ctx.untested(run.notReady);
+        }
         const verdict = judgeProbe(probe, steps, run.observations, binding, secrets);
         ctx.evidence(evidenceOf(probe, steps, run, verdict, secrets));
         const finding = (f: AttributedFault) => toFinding(f, redactText(faultText(f, steps, run), secrets));

@@ -1,7 +1,9 @@
 // A frame run over a real stdio process: lines that are not JSON-RPC messages are read past and
-// kept as noise of the step they came in, never as a reply, on one process throughout.
+// kept as noise of the step they came in, never as a reply, on one process throughout; a process
+// that starts slowly gets its warm-up, and every deadline counts from the request's write.
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../protocol/clock.js';
+import { scaledMs } from '../common/scale.js';
 import { step } from './probe.js';
 import { WIRE_PROBES } from './probes-wire.js';
 import { runFrames } from './frame-run.js';
@@ -42,7 +44,7 @@ describe('a backend frame run over stdio', () => {
     if (!notification) throw new Error('the notification probe is missing');
     const run = await runFrames(
       notification.steps.map((s) => s.frame),
-      { target, clock: systemClock, silenceWindowMs: 300, killGraceMs: 500 },
+      { target, clock: systemClock, silenceWindowMs: 300, killGraceMs: 500, warmUpMs: 5_000 },
     );
     const [first, observe, last] = run.observations;
     if (first?.kind !== 'request' || observe?.kind !== 'notification' || last?.kind !== 'request') {
@@ -66,6 +68,66 @@ describe('a backend frame run over stdio', () => {
     expect(judged.status).toBe('fail');
     expect(judged.faults.map((f) => `${f.requirement} ${f.rule.key}#${f.way ?? ''}`)).toContain(
       'AHP-STDIO-001 stdio.stdout#non-protocol-line',
+    );
+  });
+});
+
+/** A persistent backend that reads nothing for `startMs`, then answers every request at once. */
+function slowStarter(startMs: number, deadlineMs: number): BackendTarget {
+  const script = `setTimeout(() => {
+  require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+    const m = JSON.parse(line);
+    process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: 'draft', effects: [] } }) + '\\n');
+  });
+}, ${startMs});`;
+  return {
+    ...target,
+    endpoint: { ...target.endpoint, args: ['-e', script] } as BackendTarget['endpoint'],
+    deadlineMs,
+  };
+}
+
+const ALLOW = { send: 'intercept', input: 'allow' } as const;
+
+/**
+ * The cold-start timings: the start is longer than the deadline (so a deadline counted from the
+ * spawn would miss it), the warm-up is far longer than the start, even on a loaded machine.
+ */
+const COLD = { startMs: 1_500, deadlineMs: 1_000, warmUpMs: scaledMs(8_000, 2) } as const;
+
+describe('a frame run over a persistent stdio process that starts slowly', () => {
+  it('waits out its start once (a warm-up), then holds every later request to the deadline from its write', async () => {
+    const run = await runFrames([ALLOW, ALLOW, ALLOW], {
+      target: slowStarter(COLD.startMs, COLD.deadlineMs),
+      clock: systemClock,
+      silenceWindowMs: 300,
+      killGraceMs: 500,
+      warmUpMs: COLD.warmUpMs,
+    });
+    expect(run.notReady).toBeUndefined();
+    const replies = run.observations.map((o) => (o.kind === 'request' ? o.reply.ok : undefined));
+    expect(replies).toEqual([true, true, true]);
+    // The first reply waited for the start; the later ones were timed from their own writes.
+    const [first, ...rest] = run.observations.map((o) => (o.kind === 'request' ? o.elapsedMs : NaN));
+    expect(first).toBeGreaterThanOrEqual(COLD.startMs - 200);
+    for (const ms of rest) expect(ms).toBeLessThan(COLD.deadlineMs);
+    const notes = run.transcript.filter((e) => e.dir === 'note').map((e) => `${e.step} ${e.text}`);
+    expect(notes).toEqual([
+      expect.stringMatching(/^1 warm-up: this request is the first to a fresh backend process/),
+    ]);
+  });
+
+  it('leaves the run unjudged, with the reason, when the process never answers within its warm-up bound', async () => {
+    const run = await runFrames([ALLOW, ALLOW], {
+      target: slowStarter(60_000, 200),
+      clock: systemClock,
+      silenceWindowMs: 300,
+      killGraceMs: 500,
+      warmUpMs: 300,
+    });
+    expect(run.observations).toHaveLength(1);
+    expect(run.notReady).toMatch(
+      /did not answer its first request .* within the warm-up bound of 500 ms \(--deadline-ms 200 plus 300 ms for the process to start\), so it never became ready/,
     );
   });
 });

@@ -10,7 +10,7 @@ import {
   createPerEventStdioTransport,
   createPersistentStdioTransport,
 } from '../../reference-harness/transports/index.js';
-import { FrameFactory, type BuiltFrame, type FrameSpec } from './frames.js';
+import { describeFrame, FrameFactory, intentOf, type BuiltFrame, type FrameSpec } from './frames.js';
 import { isNoiseLine } from './noise.js';
 import { redactText } from './redact.js';
 import { secretsOf, toolInputsOf, type BackendEndpoint, type BackendTarget } from './target.js';
@@ -74,6 +74,11 @@ export interface TranscriptEntry {
 export interface FrameRun {
   observations: Observation[];
   transcript: TranscriptEntry[];
+  /**
+   * Set when a fresh persistent process did not answer a valid first request within its warm-up
+   * bound: it never became ready, so the run stopped there and nothing it did can be judged.
+   */
+  notReady?: string;
 }
 
 /** What a frame run needs besides its frames. */
@@ -84,6 +89,11 @@ export interface FrameRunOptions {
   silenceWindowMs: number;
   /** SIGTERM-to-SIGKILL grace when stdio processes are reaped. */
   killGraceMs: number;
+  /**
+   * How much longer than `--deadline-ms` the first request to a fresh persistent stdio process is
+   * waited for: its warm-up, since a process may take a while to start reading stdin.
+   */
+  warmUpMs: number;
   /** Asked after each step: true ends the run early (nothing more could be judged). */
   stopAfter?: (observations: readonly Observation[]) => boolean;
 }
@@ -123,36 +133,93 @@ export function openTransport(
     : createPerEventStdioTransport(options);
 }
 
-/** Runs `fn` with a signal that aborts after `ms` on the injected clock. */
-async function withDeadline<T>(
-  clock: Clock,
-  ms: number,
-  fn: (signal: AbortSignal) => Promise<T>,
-): Promise<T> {
-  const deadline = new AbortController();
-  const stop = new AbortController();
-  clock.sleep(ms, stop.signal).then(
-    () => deadline.abort(new Error(`no reply within the ${ms} ms deadline`)),
-    () => undefined,
-  );
-  try {
-    return await fn(deadline.signal);
-  } finally {
-    stop.abort();
+/**
+ * The bounds of one exchange on the injected clock. Until the frame is written a guard bound runs
+ * (spawning a process, queueing); from the write on, the reply bound. Every deadline verdict is
+ * thereby measured from the moment the request went out, never from a spawn or the case start.
+ */
+class ExchangeBounds {
+  readonly #abort = new AbortController();
+  #stop = new AbortController();
+  #writtenAt: number | undefined;
+  /** The bound that ran out, in words, once one did. */
+  hit: string | undefined;
+
+  constructor(
+    private readonly clock: Clock,
+    guardMs: number,
+  ) {
+    this.#arm(guardMs, `the request was not written within ${guardMs} ms`);
+  }
+
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  /** The frame went out: the reply bound starts now (only the first write of an exchange counts). */
+  written(replyMs: number, words: string): void {
+    if (this.#writtenAt !== undefined) return;
+    this.#writtenAt = this.clock.now();
+    this.#stop.abort();
+    this.#stop = new AbortController();
+    this.#arm(replyMs, words);
+  }
+
+  /** Milliseconds since the write (since `from` when nothing was written). */
+  elapsedSinceWrite(from: number): number {
+    return Math.round(this.clock.now() - (this.#writtenAt ?? from));
+  }
+
+  stop(): void {
+    this.#stop.abort();
+  }
+
+  #arm(ms: number, words: string): void {
+    this.clock.sleep(ms, this.#stop.signal).then(
+      () => {
+        this.hit = words;
+        this.#abort.abort(new Error(words));
+      },
+      () => undefined,
+    );
   }
 }
 
-/**
- * Names the bound in a deadline failure: the only signal a step passes is the `--deadline-ms`
- * one, so a `deadline` failure means that bound was hit.
- */
-function boundNamed<T extends { ok: boolean }>(outcome: T, deadlineMs: number): T {
+/** Names the bound that ran out in a deadline failure: the only signal a step passes is its own. */
+function boundNamed<T extends { ok: boolean }>(outcome: T, bounds: ExchangeBounds): T {
   const failed = outcome as unknown as { ok: false; failure?: TransportFailure };
-  if (failed.ok || failed.failure?.code !== 'deadline') return outcome;
-  return {
-    ...outcome,
-    failure: { ...failed.failure, detail: `no reply within --deadline-ms ${deadlineMs}` },
-  };
+  if (failed.ok || failed.failure?.code !== 'deadline' || bounds.hit === undefined) return outcome;
+  return { ...outcome, failure: { ...failed.failure, detail: bounds.hit } };
+}
+
+/**
+ * Which process of a persistent stdio run is warm: one that has answered a request. The first
+ * request written to a process that has not is its warm-up, waited for up to `--deadline-ms` plus
+ * the warm-up margin; every later one gets `--deadline-ms`. Per_event and HTTP have no warm-up:
+ * a per_event process is started for each message, inside the deadline the harness would set.
+ */
+class Warmth {
+  readonly #seen = new Set<number>();
+  readonly #warm = new Set<number>();
+  #serving: number | undefined;
+
+  constructor(private readonly enabled: boolean) {}
+
+  /** Notes the processes alive at a write; true when the frame went to a process not yet warm. */
+  atWrite(livePids: readonly number[]): boolean {
+    if (!this.enabled) return false;
+    for (const pid of livePids) {
+      if (this.#seen.has(pid)) continue;
+      this.#seen.add(pid);
+      this.#serving = pid;
+    }
+    return this.#serving !== undefined && !this.#warm.has(this.#serving);
+  }
+
+  /** The serving process answered: it is warm from now on. */
+  answered(): void {
+    if (this.#serving !== undefined) this.#warm.add(this.#serving);
+  }
 }
 
 /** Sends each step in order on one transport (one backend process for persistent stdio). */
@@ -194,15 +261,38 @@ export async function runFrames(specs: readonly FrameSpec[], options: FrameRunOp
   const note = (step: number, failure: { code: string; detail: string }) =>
     record(step, 'note', `${failure.code}: ${failure.detail}`);
 
+  const warmth = new Warmth(transport.kind === 'stdio-persistent');
+  const warmUpBoundMs = target.deadlineMs + options.warmUpMs;
+  let notReady: string | undefined;
   try {
     for (const [step, spec] of specs.entries()) {
       const frame = frames.build(spec);
+      const bounds = new ExchangeBounds(clock, warmUpBoundMs);
+      let cold = false;
       // Output after the step (a late log line) still comes here until the next step's context
       // takes over, so these arrays stay live after the observation is pushed.
       const noise: Uint8Array[] = [];
-      const ctx = (signal: AbortSignal, inFrames?: Uint8Array[]) => ({
-        signal,
+      const ctx = (inFrames?: Uint8Array[]) => ({
+        signal: bounds.signal,
         onFrame: (dir: 'out' | 'in', raw: Uint8Array) => {
+          if (dir === 'out') {
+            // Every write notes the processes alive (a notification may have started one).
+            const fresh = warmth.atWrite(transport.livePids());
+            cold = frame.kind === 'request' && fresh;
+            if (cold) {
+              record(
+                step,
+                'note',
+                `warm-up: this request is the first to a fresh backend process, so its reply is waited for up to ${warmUpBoundMs} ms (--deadline-ms ${target.deadlineMs} plus ${options.warmUpMs} ms for the process to start), not --deadline-ms`,
+              );
+            }
+            bounds.written(
+              cold ? warmUpBoundMs : target.deadlineMs,
+              cold
+                ? `no reply within the warm-up bound of ${warmUpBoundMs} ms from the write (the first request to a fresh process)`
+                : `no reply within --deadline-ms ${target.deadlineMs} from the write`,
+            );
+          }
           record(step, dir, raw);
           if (dir === 'in') inFrames?.push(raw);
         },
@@ -218,33 +308,37 @@ export async function runFrames(specs: readonly FrameSpec[], options: FrameRunOp
       if (frame.kind === 'request') {
         const t0 = clock.now();
         const reply = boundNamed(
-          await withDeadline(clock, target.deadlineMs, (signal) =>
-            transport.request(frame.text, ctx(signal)),
-          ),
-          target.deadlineMs,
+          await transport.request(frame.text, ctx()).finally(() => bounds.stop()),
+          bounds,
         );
+        if (reply.ok || reply.raw !== undefined) warmth.answered();
         if (!reply.ok) note(step, reply.failure);
         observations.push({
           step,
           kind: 'request',
           frame,
           reply,
-          elapsedMs: Math.round(clock.now() - t0),
+          elapsedMs: bounds.elapsedSinceWrite(t0),
           pids: transport.livePids(),
           noise,
         });
+        if (cold && !reply.ok && reply.failure.code === 'deadline' && intentOf(spec).valid) {
+          // A valid request is what the pre-flight saw answered: a process silent on it this long is still starting.
+          notReady = `the backend process started for this case did not answer its first request (${describeFrame(spec)}) within the warm-up bound of ${warmUpBoundMs} ms (--deadline-ms ${target.deadlineMs} plus ${options.warmUpMs} ms for the process to start), so it never became ready and nothing could be judged; if it starts this slowly, give it more time with --timeout-scale.`;
+          break;
+        }
         if (options.stopAfter?.(observations)) break;
         continue;
       }
       const inFrames: Uint8Array[] = [];
       const via = transport.kind === 'stdio-per_event' ? 'request' : 'notify';
       const outcome = boundNamed(
-        await withDeadline(clock, target.deadlineMs, (signal) =>
+        await (
           via === 'request'
-            ? transport.request(frame.text, ctx(signal, inFrames))
-            : transport.notify(frame.text, ctx(signal, inFrames)),
-        ),
-        target.deadlineMs,
+            ? transport.request(frame.text, ctx(inFrames))
+            : transport.notify(frame.text, ctx(inFrames))
+        ).finally(() => bounds.stop()),
+        bounds,
       );
       if (transport.kind === 'stdio-persistent') {
         // Output written in answer to a notification arrives while no request is outstanding:
@@ -260,5 +354,5 @@ export async function runFrames(specs: readonly FrameSpec[], options: FrameRunOp
   } finally {
     await transport.close();
   }
-  return { observations, transcript };
+  return { observations, transcript, ...(notReady === undefined ? {} : { notReady }) };
 }

@@ -11,7 +11,7 @@ export {
   type BackendEndpoint,
   type BackendTarget,
 } from './target.js';
-export { BACKEND_MARGINS, scaledBackendMargins } from './margins.js';
+export { BACKEND_MARGINS, preflightBound, scaledBackendMargins } from './margins.js';
 export { redactJson, redactText } from './redact.js';
 export * from './self-test-runs.js';
 

@@ -220,7 +220,8 @@ export function silenceFaults(obs: NotificationObservation, unprocessable = fals
   if (obs.via === 'request') {
     // per_event stdio: one process got the notification; any message it wrote is an answer, and
     // its exit status cannot matter (an observe delivery never affects execution).
-    if (outcome.ok) return [answered(step, 'reply', 'the backend answered a hooks/observe notification')];
+    if (outcome.ok)
+      return [answered(step, 'reply', 'the backend answered the notification with a message on stdout')];
     const { code } = outcome.failure;
     const wrote = obs.inFrames.length > 0 || ('raw' in outcome && outcome.raw !== undefined);
     if (wrote) {
@@ -253,7 +254,7 @@ export function silenceFaults(obs: NotificationObservation, unprocessable = fals
         answered(
           step,
           'response-body',
-          'the backend answered a hooks/observe notification with a JSON-RPC response body',
+          'the backend answered the notification with a JSON-RPC response body',
         ),
       );
     }

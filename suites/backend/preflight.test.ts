@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../protocol/clock.js';
 import { stdioEndpoint } from './endpoint.js';
-import { BACKEND_MARGINS } from './margins.js';
+import { BACKEND_MARGINS, preflightBound } from './margins.js';
 import { preflightBackend, unreachableMessage } from './preflight.js';
 import type { BackendTarget } from './target.js';
 import { exampleBackend, startHttpExample } from './test-support.js';
@@ -90,7 +90,7 @@ describe('pre-flight', () => {
     });
     // A persistent backend may be one that reads its whole stdin first: the sentence says what to do.
     expect(!silent.ok && silent.message).toMatch(
-      /answers only once its stdin ends .*: add --lifecycle per_event\)\.$/,
+      /answers only once its stdin ends .*: add --lifecycle per_event\), and give a slower start more time with --timeout-scale\.$/,
     );
     // The bound, plus reaping the process (SIGTERM is enough here) and a spawn's worth of slack.
     expect(elapsed).toBeLessThan(bound + BACKEND_MARGINS.killGraceMs + BACKEND_MARGINS.spawnMs);
@@ -137,5 +137,27 @@ describe('pre-flight', () => {
     expect(unreachableMessage(endpoint, failure('http.status', 'HTTP 500'), false, 1)).toBeUndefined();
     expect(unreachableMessage(endpoint, failure('http.media-type', 'text/plain'), false, 1)).toBeUndefined();
     expect(unreachableMessage(endpoint, failure('deadline', 'x'), true, 1)).toBeUndefined();
+  });
+});
+
+describe('the pre-flight bound', () => {
+  it("covers a persistent process's warm-up, so a start the cases wait out is not refused", () => {
+    const persistent = { kind: 'stdio', lifecycle: 'persistent' } as const;
+    expect(preflightBound(persistent, 2_000, 1)).toEqual({
+      boundMs: 2_000 + BACKEND_MARGINS.warmUpMs,
+      boundSource: `--deadline-ms 2000 plus the ${BACKEND_MARGINS.warmUpMs} ms a process is given to start, at --timeout-scale 1`,
+    });
+    expect(preflightBound(persistent, 2_000, 2).boundMs).toBe(2_000 + 2 * BACKEND_MARGINS.warmUpMs);
+  });
+
+  it('is twice the deadline, at least its floor, where no process warms up', () => {
+    expect(preflightBound({ kind: 'http' }, 2_000, 1)).toEqual({
+      boundMs: BACKEND_MARGINS.preflightFloorMs,
+      boundSource: `its floor of ${BACKEND_MARGINS.preflightFloorMs} ms at --timeout-scale 1`,
+    });
+    expect(preflightBound({ kind: 'stdio', lifecycle: 'per_event' }, 60_000, 1)).toEqual({
+      boundMs: 120_000,
+      boundSource: 'twice --deadline-ms 60000',
+    });
   });
 });

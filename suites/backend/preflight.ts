@@ -73,7 +73,7 @@ export function unreachableMessage(
     const bound = `${boundMs} ms${boundSource === undefined ? '' : ` (the pre-flight bound: ${boundSource})`}`;
     return endpoint.kind === 'http'
       ? `${target} did not answer a tool.before POST within ${bound}; check that the backend is running and that --url is its AHP endpoint.`
-      : `${target} did not answer a tool.before request within ${bound}; check that it reads one JSON-RPC message per line on stdin and answers on stdout${endpoint.lifecycle === 'persistent' ? PER_EVENT_HINT : ''}.`;
+      : `${target} did not answer a tool.before request within ${bound}; check that it reads one JSON-RPC message per line on stdin and answers on stdout${endpoint.lifecycle === 'persistent' ? PER_EVENT_HINT : ''}, and give a slower start more time with --timeout-scale.`;
   }
   if (code === 'http.connection-refused' || code === 'http.connection-failed') {
     return `could not connect to ${target} (${detail}); start the backend or fix --url.`;

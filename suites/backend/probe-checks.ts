@@ -4,8 +4,19 @@
  * probe's own rule. Pure; `verdict.ts` decides when they apply.
  */
 import type { StepFault } from './faults.js';
+import { RULES } from './rules.js';
 import type { Probe, ProbeStep } from './probe.js';
 import type { Observation } from './frame-run.js';
+
+/**
+ * What a replaced process shows: every reply was clean, so the process ended between two requests.
+ * After a notification the backend cannot process, that notification is what ended it.
+ */
+const REPLACED_SUMMARY: Readonly<Record<string, string>> = {
+  [RULES.unprocessableNotificationSilence.key]:
+    'a notification the backend cannot process ended the persistent backend process: a new process answered the request after it',
+  default: 'the persistent backend process ended during a run: a new process answered the requests after it',
+};
 
 /** The faults of the probe's own rule that compare steps, processes or credentials. */
 export function probeFaults(
@@ -50,7 +61,10 @@ export function probeFaults(
     const pids = new Set(replies.flatMap((o) => o.pids));
     if (replies.every((o) => o.reply.ok) && pids.size > 1) {
       const message = `the persistent backend process was replaced during the run (PIDs ${[...pids].join(', ')})`;
-      out.push(own(observations.length, 'process-replaced', message, 'transport'));
+      out.push({
+        ...own(observations.length, 'process-replaced', message, 'transport'),
+        summary: REPLACED_SUMMARY[probe.rule.key] ?? REPLACED_SUMMARY.default!,
+      });
     }
   }
   if (probe.noSecretEcho) {

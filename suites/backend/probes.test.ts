@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { requirementById } from '../../protocol/requirements.js';
 import { appliesTo, caseName, stepsFor } from './probe.js';
 import { BACKEND_PROBES } from './probes-index.js';
+import { LIVENESS_PROBES, LIVENESS_RUN } from './probes-liveness.js';
 import type { BackendBinding } from './target.js';
 
 const BINDINGS: BackendBinding[] = ['stdio-persistent', 'stdio-per_event', 'http'];
@@ -32,6 +33,17 @@ describe('backend probe tables', () => {
       for (const id of expected) expect(covered.has(id), `${id} over ${binding}`).toBe(true);
       expect(covered.has(binding === 'http' ? 'AHP-HTTP-001' : 'AHP-STDIO-001')).toBe(true);
     }
+  });
+
+  it('hold the whole liveness count to the deadline: a persistent run sends its warm-up on top', () => {
+    const allowSteps = (binding: BackendBinding) =>
+      stepsFor(
+        LIVENESS_PROBES.find((p) => appliesTo(p, binding))!,
+        false,
+      ).length;
+    expect(allowSteps('stdio-persistent')).toBe(LIVENESS_RUN.persistent + 1);
+    expect(allowSteps('stdio-per_event')).toBe(LIVENESS_RUN.perEvent);
+    expect(allowSteps('http')).toBe(LIVENESS_RUN.http);
   });
 
   it('only refer to steps that are always sent, earlier than the referring step', () => {

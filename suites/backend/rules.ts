@@ -2,7 +2,8 @@
  * The rules a backend can break, each with its stable key, the one line that holds for every
  * occurrence (for the problems list) and the sentence it rests on. A finding's `rule` (with its
  * `way`) is what groups the same defect across cases into one problem, so every check that judges
- * the same sentence the same way uses the same rule here. Pure data.
+ * the same sentence the same way uses the same rule here. A summary asserts only what every
+ * occurrence shows; a way that shows something else (a process replaced) carries its own. Pure data.
  */
 import type { Basis } from '../common/finding.js';
 import { BASIS } from './basis.js';
@@ -63,17 +64,18 @@ export const RULES = {
   },
   notificationSilence: {
     key: 'notification.silence',
-    summary: 'a hooks/observe notification got a reply',
+    summary: 'a notification got a reply',
     basis: BASIS.notificationSilence,
   },
   unprocessableNotificationSilence: {
     key: 'notification.unprocessable-silence',
-    summary: 'a notification the backend cannot process got a reply, or stopped the backend',
+    summary:
+      'a request sent after a notification the backend cannot process was not answered like the one before it',
     basis: BASIS.unprocessableNotificationSilence,
   },
   requestAnswered: {
     key: 'request.answered',
-    summary: 'a request was not answered within the deadline, or not by the same process',
+    summary: 'a request of a sequential run was not answered within the deadline',
     basis: BASIS.requestAnswered,
   },
   returnedContent: {

@@ -20,7 +20,7 @@ export interface SelfTestCase {
   untested?: { requirements: string[]; reason: RegExp };
   /** `--allow-input` for the run (the default allow input otherwise). */
   allowInput?: string;
-  /** A shorter liveness deadline, for the example that stops answering. */
+  /** A shorter liveness deadline: for the example that stops answering, and the one slower to start. */
   deadlineMs?: number;
   /** HTTP only: the example requires a bearer token, and the CLI sends it (`--bearer-token-env`). */
   token?: true;
@@ -55,6 +55,9 @@ export const CORRECT_RUNS: readonly SelfTestCase[] = [
   { example: 'strict-backend', binding: 'stdio-persistent', breaks: [] },
   { example: 'strict-backend', binding: 'stdio-per_event', breaks: [] },
   { example: 'strict-backend', binding: 'http', breaks: [], token: true },
+  // It reads nothing for its first 3 s, longer than its deadline: each case waits out its start
+  // once (its warm-up) and times every reply from the request's write.
+  { example: 'cold-start-backend', binding: 'stdio-persistent', breaks: [], deadlineMs: 2_000 },
   // The docs' example only denies: nothing it returns is an edit or added context to validate.
   {
     example: '../../docs/examples/deny-rm-backend',

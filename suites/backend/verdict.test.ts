@@ -10,6 +10,8 @@ import {
   UNPROCESSABLE_REQUEST_PROBES,
 } from './probes-robustness.js';
 import { decision, DENY, failed, notified, replied, rpcError } from './test-observations.js';
+import { WIRE_PROBES } from './probes-wire.js';
+import type { BackendBinding } from './target.js';
 import { decisionSignature, judgeProbe, runMayStop } from './verdict.js';
 
 const ALLOW = { send: 'intercept', input: 'allow' } as const;
@@ -373,6 +375,60 @@ describe('probe verdicts', () => {
       status: 'fail',
       faults: [{ requirement: 'AHP-RPC-002', step: 2 }],
     });
+  });
+
+  it('a notification the backend cannot process: each summary says only what its evidence shows', () => {
+    const probe = WIRE_PROBES.find((p) => p.name === 'notification-with-unknown-method-gets-no-reply');
+    if (!probe) throw new Error('the unknown-method notification probe is missing');
+    const summaries = (observations: Parameters<typeof judgeProbe>[2], binding: BackendBinding) => {
+      const verdict = judgeProbe(probe, probe.steps, observations, binding);
+      expect(verdict.status).toBe('fail');
+      return verdict.faults.map((f) => `${f.summary} | ${f.message}`);
+    };
+    // per_event: the notification got no reply and its process exited 0; the request after it, in
+    // a process of its own, missed the deadline. Nothing answered the notification or stopped a process.
+    const perEvent = summaries(
+      [
+        decision(0, []),
+        notified(1, 'request', {
+          ok: false,
+          failure: { failureClass: 'process', code: 'stdio.no-reply', detail: 'exit 0' },
+        }),
+        failed(2, 'deadline'),
+      ],
+      'stdio-per_event',
+    );
+    expect(perEvent).toEqual([
+      'a request sent after a notification the backend cannot process was not answered like the one before it (a request got no reply within the deadline) | deadline: detail',
+    ]);
+    // Persistent: clean replies from two processes, so the one that got the notification ended.
+    const replaced = summaries(
+      [decision(0, []), notified(1, 'notify', { ok: true }), replied(2, DECIDED(2), 'evt_2', [200])],
+      'stdio-persistent',
+    );
+    expect(replaced).toEqual([
+      expect.stringMatching(
+        /^a notification the backend cannot process ended the persistent backend process: a new process answered the request after it \| /,
+      ),
+    ]);
+    // A reply: that is all it says, and it names no method the notification did not have.
+    const answered = summaries(
+      [
+        decision(0, []),
+        notified(1, 'request', {
+          ok: true,
+          message: { jsonrpc: '2.0', id: null, error: { code: -32601, message: 'no' } },
+          raw: new Uint8Array(),
+        }),
+        decision(2, []),
+      ],
+      'stdio-per_event',
+    );
+    expect(answered).toEqual([
+      'a notification got a reply | the backend answered the notification with a message on stdout',
+    ]);
+    for (const line of [...perEvent, ...replaced, ...answered])
+      expect(line).not.toMatch(/, or |hooks\/observe/);
   });
 
   it('a persistent run served by several processes fails only when every reply was clean', () => {

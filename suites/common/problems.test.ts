@@ -77,6 +77,20 @@ describe('groupProblems', () => {
     expect(problemOfCase(problems).get('x')?.id).toBe('p1');
   });
 
+  it('lists a problem that explains no failing case after every one that does, however fundamental', () => {
+    const deadline = finding('request.answered', FINDING_RANK.framing, 'AHP-RPC-002');
+    const decision = finding('policy.fail-closed-denies', FINDING_RANK.decision);
+    const problems = groupProblems([
+      { name: 'x', status: 'blocked', requirements: ['AHP-FAIL-001'], level: 'MUST', blockedBy: deadline },
+      { name: 'y', status: 'blocked', requirements: ['AHP-FAIL-001'], level: 'MUST', blockedBy: deadline },
+      failing('a', decision),
+    ]);
+    expect(problems.map((p) => [p.id, p.key, p.failing])).toEqual([
+      ['p1', 'policy.fail-closed-denies', 1],
+      ['p2', 'request.answered', 0],
+    ]);
+  });
+
   it('gives a failure without findings a problem of its requirement, from its first error line', () => {
     const problems = groupProblems([
       {

@@ -80,7 +80,8 @@ interface Candidate {
  * Groups the failing and blocked cases of a run into problems: every blocker is a problem; then,
  * most fundamental first (ties: the one explaining more cases, then the first seen), a finding's
  * key becomes a problem while some failing case has it and no problem chosen before explains it.
- * Every failing and every blocked case ends up under exactly one problem.
+ * Every failing and every blocked case ends up under exactly one problem. Problems that explain a
+ * failing case are listed before those that only block cases.
  */
 export function groupProblems(cases: readonly ProblemCase[]): Problem[] {
   const candidates = new Map<string, Candidate>();
@@ -117,7 +118,12 @@ export function groupProblems(cases: readonly ProblemCase[]): Problem[] {
     explains.forEach((name) => explained.add(name));
     chosen.push({ entry, explains });
   }
-  return chosen.map(({ entry, explains }, i) => {
+  // A problem that explains no failing case (it only blocks) never leads: the ones that fail come first.
+  const listed = [
+    ...chosen.filter((c) => c.explains.length > 0),
+    ...chosen.filter((c) => c.explains.length === 0),
+  ];
+  return listed.map(({ entry, explains }, i) => {
     const { finding } = entry;
     const first = explains[0] ?? entry.blocked[0] ?? '';
     const occurrence =
