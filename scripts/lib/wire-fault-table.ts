@@ -36,7 +36,7 @@ export const WIRE_FAULTS: readonly { fault: string; behaviour: Behaviour }[] = [
   { fault: 'a status other than 200', behaviour: { kind: 'http-status', status: 503 } },
   { fault: 'a redirect', behaviour: { kind: 'http-redirect', location: '/elsewhere' } },
   { fault: 'a 401 the harness cannot resolve', behaviour: { kind: 'http-unauthorized' } },
-  { fault: 'a 200 that is not JSON', behaviour: { kind: 'wrong-content-type' } },
+  { fault: 'a 200 with a JSON body and media type text/plain', behaviour: { kind: 'wrong-content-type' } },
 ];
 
 /** The table's header cells. */
