@@ -9,6 +9,7 @@ import { interruptedLines } from './interrupted.js';
 import { nextSteps } from './next-steps.js';
 import { consoleView } from './run-console.js';
 import { renderConsoleSummary } from './summary.js';
+import { counted } from '../report/count.js';
 
 /** How the run went and was asked for. */
 export interface EpilogueRun {
@@ -32,7 +33,7 @@ export function flakyLines(report: Report): string[] {
   ];
   if (names.length === 0) return [];
   return [
-    `Flaky: ${names.length} timing case(s) passed on one run and failed on another; they fail the run (a busy machine: --timeout-scale):`,
+    `Flaky: ${counted(names.length, 'timing case')} passed on one run and failed on another; ${names.length === 1 ? 'it fails' : 'they fail'} the run (a busy machine: --timeout-scale):`,
     ...names.map((n) => `  ${n}`),
   ];
 }
