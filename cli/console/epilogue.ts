@@ -4,6 +4,7 @@
  * report is. Under --quiet only the report files are named (and an interrupt, on stderr).
  */
 import { interruptedExitCode, writeLine, type CliIo } from '../io.js';
+import type { ResolvedOptions } from '../options/resolve.js';
 import type { Report } from '../report/report.js';
 import { interruptedLines } from './interrupted.js';
 import { nextSteps } from './next-steps.js';
@@ -20,6 +21,10 @@ export interface EpilogueRun {
   strict: boolean;
   /** The run's verdict fails it (exit 1 unless it stopped). */
   failed: boolean;
+  /** The options the run resolved (the next steps carry them). */
+  options: ResolvedOptions;
+  /** The folder the command ran in (paths in the next steps are shown from it). */
+  cwd: string;
 }
 
 /** The timing cases whose verdict flipped between runs: named after the summary, since they fail the run. */
