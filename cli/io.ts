@@ -1,5 +1,6 @@
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
+import { counted } from './report/count.js';
 
 /** Everything a command may touch of the outside world; the bin passes the real process, tests pass fakes. */
 export interface CliIo {
@@ -59,7 +60,7 @@ export class TargetError extends Error {
 /** The lines that show a target's stderr tail under the sentence that says why it stopped. */
 export function stderrTailLines(tail: readonly string[]): string[] {
   if (tail.length === 0) return ['(the driver wrote nothing on stderr)'];
-  return [`Last ${tail.length} line(s) the driver wrote on stderr:`, ...tail.map((l) => `  | ${l}`)];
+  return [`Last ${counted(tail.length, 'line')} the driver wrote on stderr:`, ...tail.map((l) => `  | ${l}`)];
 }
 
 export function writeLine(stream: Writable, text: string): void {

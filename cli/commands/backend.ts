@@ -260,6 +260,8 @@ export const backendCommand: Command = {
       quiet: options.quiet,
       strict: options.strict,
       failed: exitCode !== 0,
+      options,
+      cwd: io.cwd,
     });
     if (interrupted !== undefined) return interrupted;
     return exitCode === 0 ? EXIT.ok : EXIT.conformanceFailure;

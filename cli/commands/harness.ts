@@ -224,6 +224,8 @@ async function runHarness(args: readonly string[], io: CliIo): Promise<number> {
     quiet: options.quiet,
     strict: options.strict,
     failed: outcome.exitCode !== 0,
+    options,
+    cwd: io.cwd,
   });
   if (interrupted !== undefined) return interrupted;
   if (stopped) {

@@ -10,6 +10,7 @@ import {
   type CoverageCase,
   type CoverageEntry,
 } from '../../suites/coverage/index.js';
+import { counted } from '../report/count.js';
 
 /** The registry over `cases`, and its problems. */
 export function coverageOf(cases: readonly CoverageCase[]): {
@@ -54,11 +55,11 @@ export function coverageText(
   const lines = [
     ...table(rows),
     '',
-    `${registry.length} requirement(s): ${checked} with cases, ${registry.length - checked} excluded.`,
+    `${counted(registry.length, 'requirement')}: ${checked} with cases, ${registry.length - checked} excluded.`,
   ];
   if (problems.length === 0)
     lines.push('Every requirement has cases and proofs, or an exclusion with its reason.');
-  else lines.push(`${problems.length} coverage problem(s):`, ...problems.map((p) => `  ${p}`));
+  else lines.push(`${counted(problems.length, 'coverage problem')}:`, ...problems.map((p) => `  ${p}`));
   return lines.join('\n');
 }
 

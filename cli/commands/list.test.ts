@@ -21,18 +21,18 @@ describe('list command', () => {
   it('prints every case with its requirement IDs, level and transports', async () => {
     const r = await runList([]);
     expect(r.code).toBe(EXIT.ok);
-    expect(r.out).toContain('other suite: 3 case(s)');
+    expect(r.out).toContain('other suite: 3 cases');
     expect(r.out).toMatch(
       /AHP-FAIL-002\/transport:stdio-persistent\/deadline\s+AHP-FAIL-002,AHPX-DL-001\s+MUST\s+stdio-persistent/,
     );
     expect(r.out).toMatch(/grouped > AHPX-SYN-002\/generic-reason\s+AHPX-SYN-002\s+SHOULD\s+none/);
-    expect(r.out).toContain('3 case(s) over 4 requirement(s).');
+    expect(r.out).toContain('3 cases over 4 requirements.');
     expect(r.out).toMatch(/No case yet for: AHP-CORE-001, /);
   });
 
   it('names requirements without a case only when nothing was left out by --only/--skip', async () => {
     const r = await runList(['--only', 'AHP-FAIL-002']);
-    expect(r.out).toContain('1 case(s) over 2 requirement(s).');
+    expect(r.out).toContain('1 case over 2 requirements.');
     expect(r.out).not.toContain('No case yet');
   });
 

@@ -14,6 +14,7 @@ import { collectSources, SUITE_GLOBS, type Collection, type CollectedCase } from
 import { selectCases } from '../selection/select.js';
 import { coverageJson, coverageOf, coverageText } from './list-coverage.js';
 import type { Command } from './registry.js';
+import { counted } from '../report/count.js';
 
 const HELP = `Usage: ahp-conformance list [--json] [--coverage] [--only <ID|profile|pattern>...] [--skip <ID|profile|pattern>...]
 
@@ -49,7 +50,7 @@ function human(cases: CollectedCase[], narrowed: boolean): string {
   for (const role of ['harness', 'backend', 'other'] as const) {
     const mine = cases.filter((c) => c.role === role);
     if (mine.length === 0) continue;
-    lines.push(`${role} suite: ${mine.length} case(s)`);
+    lines.push(`${role} suite: ${counted(mine.length, 'case')}`);
     const rows = [
       ['case', 'requirements', 'level', 'transports'],
       ...mine.map((c) => [c.name, c.requirements.join(','), c.level, c.transports.join(',')]),
@@ -58,7 +59,7 @@ function human(cases: CollectedCase[], narrowed: boolean): string {
   }
   const covered = new Set(cases.flatMap((c) => c.requirements));
   const uncovered = REQUIREMENTS.filter((r) => !covered.has(r.id)).map((r) => r.id);
-  lines.push(`${cases.length} case(s) over ${covered.size} requirement(s).`);
+  lines.push(`${counted(cases.length, 'case')} over ${counted(covered.size, 'requirement')}.`);
   if (uncovered.length > 0 && !narrowed) lines.push(`No case yet for: ${uncovered.join(', ')}.`);
   return lines.join('\n');
 }

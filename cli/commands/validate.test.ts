@@ -37,7 +37,7 @@ describe('validate command', () => {
     const r = await validate(['request.json'], workspace());
     expect(r.code).toBe(0);
     expect(r.out).toContain('request.json: valid intercept request');
-    expect(r.out).toContain('1 file(s) checked: 1 valid, 0 invalid.');
+    expect(r.out).toContain('1 file checked: 1 valid, 0 invalid.');
   });
 
   it('exits 1 on an invalid file, printing each violation with its JSON path and requirement ID', async () => {
@@ -49,7 +49,7 @@ describe('validate command', () => {
     expect(r.out).toMatch(
       /mixed\.jsonl: INVALID 2 NDJSON lines \(intercept request, NDJSON frame\)\n {2}line 2 \$: framing: the line is not JSON \[AHP-STDIO-001\]/,
     );
-    expect(r.out).toContain('3 file(s) checked: 1 valid, 2 invalid.');
+    expect(r.out).toContain('3 files checked: 1 valid, 2 invalid.');
   });
 
   it('prints only invalid files with --quiet', async () => {

@@ -10,6 +10,7 @@ import { EXIT, writeLine, type CliIo } from '../io.js';
 import { parseArgv } from '../options/argv.js';
 import type { Command } from './registry.js';
 import { judgeFile, type ItemVerdict } from './validate-document.js';
+import { counted } from '../report/count.js';
 
 const VALIDATE_FLAGS = { '--quiet': { key: 'quiet', kind: 'boolean' } } as const;
 
@@ -75,7 +76,7 @@ export const validateCommand: Command = {
     const checked = argv.positionals.length - unreadable;
     writeLine(
       io.stdout,
-      `${checked} file(s) checked: ${checked - invalid} valid, ${invalid} invalid${unreadable > 0 ? `; ${unreadable} unreadable` : ''}.`,
+      `${counted(checked, 'file')} checked: ${checked - invalid} valid, ${invalid} invalid${unreadable > 0 ? `; ${unreadable} unreadable` : ''}.`,
     );
     if (unreadable > 0) return EXIT.usage;
     return invalid > 0 ? EXIT.conformanceFailure : EXIT.ok;

@@ -16,7 +16,7 @@ describe('flakyLines', () => {
       ],
     } as unknown as Report;
     expect(flakyLines(report)).toEqual([
-      'Flaky: 1 timing case(s) passed on one run and failed on another; they fail the run (a busy machine: --timeout-scale):',
+      'Flaky: 1 timing case passed on one run and failed on another; it fails the run (a busy machine: --timeout-scale):',
       '  AHP-FAIL-002/x',
     ]);
     expect(flakyLines({ requirements: [] } as unknown as Report)).toEqual([]);

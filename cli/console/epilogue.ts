@@ -4,11 +4,13 @@
  * report is. Under --quiet only the report files are named (and an interrupt, on stderr).
  */
 import { interruptedExitCode, writeLine, type CliIo } from '../io.js';
+import type { ResolvedOptions } from '../options/resolve.js';
 import type { Report } from '../report/report.js';
 import { interruptedLines } from './interrupted.js';
 import { nextSteps } from './next-steps.js';
 import { consoleView } from './run-console.js';
 import { renderConsoleSummary } from './summary.js';
+import { counted } from '../report/count.js';
 
 /** How the run went and was asked for. */
 export interface EpilogueRun {
@@ -19,6 +21,10 @@ export interface EpilogueRun {
   strict: boolean;
   /** The run's verdict fails it (exit 1 unless it stopped). */
   failed: boolean;
+  /** The options the run resolved (the next steps carry them). */
+  options: ResolvedOptions;
+  /** The folder the command ran in (paths in the next steps are shown from it). */
+  cwd: string;
 }
 
 /** The timing cases whose verdict flipped between runs: named after the summary, since they fail the run. */
@@ -32,7 +38,7 @@ export function flakyLines(report: Report): string[] {
   ];
   if (names.length === 0) return [];
   return [
-    `Flaky: ${names.length} timing case(s) passed on one run and failed on another; they fail the run (a busy machine: --timeout-scale):`,
+    `Flaky: ${counted(names.length, 'timing case')} passed on one run and failed on another; ${names.length === 1 ? 'it fails' : 'they fail'} the run (a busy machine: --timeout-scale):`,
     ...names.map((n) => `  ${n}`),
   ];
 }

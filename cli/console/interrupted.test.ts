@@ -23,7 +23,7 @@ describe('interruptedLines', () => {
     const summary = 'Cases: 1 passed\nVerdict: not conformant.\nReport: /r/report.json';
     expect(interruptedLines(report, summary, ['/r/report.json'])).toEqual([
       'Cases: 1 passed',
-      'Verdict: none: the run was interrupted after 2 case(s) finished; the partial report holds them (the others did not run).',
+      'Verdict: none: the run was interrupted after 2 cases finished; the partial report holds them (the others did not run).',
       'Partial report: /r/report.json',
     ]);
   });

@@ -4,6 +4,7 @@
  */
 import type { Report } from '../report/report.js';
 import { NOT_RUN_INTERRUPTED } from '../runner/run-conformance.js';
+import { counted } from '../report/count.js';
 
 /** The lines after an interrupted run; `summary` is the console summary of its partial report. */
 export function interruptedLines(report: Report, summary: string, files: readonly string[]): string[] {
@@ -15,7 +16,7 @@ export function interruptedLines(report: Report, summary: string, files: readonl
   return [
     ...kept,
     // Files vitest had not started are not in the report at all: no total is claimed.
-    `Verdict: none: the run was interrupted after ${cases.size - notRun} case(s) finished; the partial report holds them (the others did not run).`,
+    `Verdict: none: the run was interrupted after ${counted(cases.size - notRun, 'case')} finished; the partial report holds them (the others did not run).`,
     ...(files.length > 0
       ? files.map((file) => `Partial report: ${file}`)
       : ['No report file was asked for (--reporter json writes report.json, marked "interrupted").']),

@@ -4,6 +4,7 @@
  * console progress feeds it results and the time, and prints what it says.
  */
 import { isMandatory, type CaseResult } from '../runner/case-result.js';
+import { noun } from '../report/count.js';
 
 /** Before this share of the expected work is done, time left is not estimated (too noisy). */
 const ETA_MIN_FRACTION = 0.02;
@@ -123,12 +124,13 @@ export class ProgressMeter {
 
   /** "120/351 cases (34%), 2 failed, 0:41 elapsed, about 1:10 left". */
   status(now: number): string {
-    const of = this.total === undefined ? '' : `/${this.exact ? '' : '~'}${Math.max(this.total, this.done)}`;
+    const total = this.total === undefined ? undefined : Math.max(this.total, this.done);
+    const of = total === undefined ? '' : `/${this.exact ? '' : '~'}${total}`;
     const share = this.share();
     const percent = share === undefined ? '' : ` (${Math.floor(share * 100)}%)`;
     const left = this.timeLeftMs(now);
     return [
-      `${this.done}${of} cases${percent}`,
+      `${this.done}${of} ${noun(total ?? this.done, 'case')}${percent}`,
       `${this.failed} failed`,
       `${clockTime(now - this.started)} elapsed`,
       left === undefined ? 'estimating time left' : `about ${clockTime(left)} left`,

@@ -49,7 +49,7 @@ describe('console progress', () => {
     const lines = progressLines(result({ status: 'fail', errors: [many] }));
     expect(lines[0]).toMatch(/^FAIL {5}AHP-RPC-001/);
     expect(lines).toHaveLength(PROGRESS_ERROR_LINES + 2);
-    expect(lines.at(-1)).toBe('         ... 3 more line(s) in the report');
+    expect(lines.at(-1)).toBe('         ... 3 more lines in the report');
     expect(progressLines(result({ status: 'skipped' }))).toEqual([]);
   });
 
@@ -75,7 +75,7 @@ describe('console progress', () => {
     expect(text().split('\n')).toEqual([
       'Starting the backend: node b.mjs',
       'Starting the backend: node b.mjs: still going after 4 s',
-      'backend suite (1 suite file(s))',
+      'backend suite (1 suite file)',
       'FAIL     c1 (7 ms)',
       '         boom',
       'progress: 2/20 cases (10%), 1 failed, 0:00 elapsed, estimating time left',
@@ -163,7 +163,7 @@ describe('console progress', () => {
     );
     expect(lines.slice(1)).toEqual([
       '         boom',
-      '         driver stderr during the case (last 1 line(s)):',
+      '         driver stderr during the case (last 1 line):',
       '           | panic: oh no',
       '         frames the mock recorded (3 in all):',
       '           > #1 http conn 1 at 5 ms: {}',
@@ -182,7 +182,7 @@ describe('console progress', () => {
   it('lists each repeated case with its runs and verdict', () => {
     const repeat = { runs: 3, passed: 2, failed: 1, verdict: 'flaky' as const };
     expect(repeatLines([result({ repeat }), result({ name: 'other' })])).toEqual([
-      'Repeated 1 timing case(s):',
+      'Repeated 1 timing case:',
       '  FLAKY  AHP-RPC-001/transport:http/reply: 3 runs, 2 passed, 1 failed',
     ]);
   });

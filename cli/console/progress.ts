@@ -9,6 +9,7 @@ import type { Writable } from 'node:stream';
 import { ProgressMeter } from './progress-meter.js';
 import { findingKey, TARGET_STOPPED_PREFIX } from '../../suites/common/index.js';
 import { isMandatory, type CaseResult } from '../runner/case-result.js';
+import { counted } from '../report/count.js';
 
 /** Lines of a failure message shown under a failing case; the report holds the rest. */
 export const PROGRESS_ERROR_LINES = 4;
@@ -41,7 +42,7 @@ const QUIET_LINE_AFTER_MS = PROGRESS_MAX_SILENCE_MS - TICK_MS;
 function diagnosticLines(result: CaseResult, options: ProgressOptions): string[] {
   const lines: string[] = [];
   if (result.stderrTail && result.stderrTail.length > 0) {
-    lines.push(`         driver stderr during the case (last ${result.stderrTail.length} line(s)):`);
+    lines.push(`         driver stderr during the case (last ${counted(result.stderrTail.length, 'line')}):`);
     for (const l of result.stderrTail) lines.push(`           | ${l}`);
   }
   if (result.frames && result.frames.length > 0) {
@@ -71,7 +72,9 @@ export function progressLines(result: CaseResult, options: ProgressOptions = {})
       .filter((l) => l.trim() !== '');
     for (const line of errorLines.slice(0, PROGRESS_ERROR_LINES)) lines.push(`         ${line}`);
     if (errorLines.length > PROGRESS_ERROR_LINES) {
-      lines.push(`         ... ${errorLines.length - PROGRESS_ERROR_LINES} more line(s) in the report`);
+      lines.push(
+        `         ... ${counted(errorLines.length - PROGRESS_ERROR_LINES, 'more line')} in the report`,
+      );
     }
     const basis = result.findings?.[0]?.basis;
     // The sentence it breaks, on the first screen: the summary at the end says it again per problem.
@@ -99,11 +102,11 @@ export function sameProblemLines(result: CaseResult, firstShownIn: string): stri
 export function repeatLines(cases: readonly CaseResult[]): string[] {
   const repeated = cases.filter((c) => c.repeat !== undefined);
   if (repeated.length === 0) return [];
-  const lines = [`Repeated ${repeated.length} timing case(s):`];
+  const lines = [`Repeated ${counted(repeated.length, 'timing case')}:`];
   for (const c of repeated) {
     const r = c.repeat as NonNullable<CaseResult['repeat']>;
     lines.push(
-      `  ${r.verdict.toUpperCase().padEnd(6)} ${c.name}: ${r.runs} runs, ${r.passed} passed, ${r.failed} failed`,
+      `  ${r.verdict.toUpperCase().padEnd(6)} ${c.name}: ${counted(r.runs, 'run')}, ${r.passed} passed, ${r.failed} failed`,
     );
   }
   return lines;
@@ -220,7 +223,7 @@ export function createConsoleProgress(
       phase = undefined;
       meter ??= new ProgressMeter(now(), options.weights);
       if (options.expectedCases !== undefined) meter.estimate(options.expectedCases);
-      if (heading !== undefined) write([`${heading} (${count} suite file(s))`]);
+      if (heading !== undefined) write([`${heading} (${counted(count, 'suite file')})`]);
     },
     onPlanned(names) {
       meter ??= new ProgressMeter(now(), options.weights);
@@ -247,7 +250,7 @@ export function createConsoleProgress(
       meter = new ProgressMeter(now(), options.weights);
       meter.plan(Array.from({ length: cases }, () => ''));
       nextStep = PROGRESS_STEP;
-      write([`Repeat run ${run} of ${of}: ${cases} timing case(s)`]);
+      write([`Repeat run ${run} of ${of}: ${counted(cases, 'timing case')}`]);
     },
     onRepeated(cases) {
       write(repeatLines(cases));

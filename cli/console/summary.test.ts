@@ -52,13 +52,13 @@ describe('console summary', () => {
       '       explains 1 case that failed',
     ]);
     expect(text).toContain('Claim: backend; bindings stdio; profiles base, tool-interception, stdio');
-    expect(text).toContain('  stdio: fully exercised (1 of 1 requirements checked)');
+    expect(text).toContain('  stdio: fully exercised (1 of 1 requirement checked)');
     expect(text).toMatch(/ {2}base: partly exercised \(1 of \d+ requirements checked; not checked: /);
     expect(text).toContain('Requirements: 1 of 3 pass; the others:');
     expect(text).not.toMatch(/PASS {5}AHP-RPC-001/);
     expect(text).toMatch(/ {2}FAIL {5}AHP-STDIO-001 {4}MUST {5}0 passed, 1 failed/);
     expect(text).toMatch(/ {2}UNTESTED AHP-DEC-001 {6}MUST {5}0 passed, 1 untested/);
-    expect(text).toContain('Cases: 1 passed, 1 failed (MUST), 0 warning(s) (SHOULD), 1 untested, 0 blocked');
+    expect(text).toContain('Cases: 1 passed, 1 failed (MUST), 0 warnings (SHOULD), 1 untested, 0 blocked');
     expect(text).toContain(
       'Verdict: not conformant: 1 problem fails the run (AHP-STDIO-001); 2 of 3 cases judged; 1 untested (the target does not announce the deny input).',
     );
@@ -95,10 +95,10 @@ describe('console summary', () => {
     const r = report([result('AHP-VER-001/code', { level: 'SHOULD', status: 'fail', errors: ['-32603'] })]);
     expect(renderConsoleSummary(r, { strict: false })).toMatch(/WARN {5}AHP-VER-001/);
     expect(renderConsoleSummary(r, { strict: false })).toContain(
-      'Verdict: conformant: all 1 cases judged, no MUST requirement failed; 1 SHOULD warning.',
+      'Verdict: conformant: the one case judged, no MUST requirement failed; 1 SHOULD warning.',
     );
     expect(renderConsoleSummary(r, { strict: true })).toContain(
-      'Verdict: not conformant: 1 problem fails the run (AHP-VER-001); 1 SHOULD warning under --strict; 1 of 1 cases judged.',
+      'Verdict: not conformant: 1 problem fails the run (AHP-VER-001); 1 SHOULD warning under --strict; 1 of 1 case judged.',
     );
   });
 

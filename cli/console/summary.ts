@@ -9,6 +9,7 @@ import { problemReach, problemsHeading } from '../report/report-problems.js';
 import type { Report, ReportProblem, ReportRequirement } from '../report/report.js';
 import { caseVerdictFor, untestedReasonFor, type ReportedStatus } from '../report/status.js';
 import { profileLines, verdictText } from '../report/verdict.js';
+import { counted } from '../report/count.js';
 
 const REQUIREMENT_LABEL: Record<ReportedStatus, string> = {
   pass: 'PASS',
@@ -102,7 +103,7 @@ export function renderConsoleSummary(
     `Requirements: ${passing} of ${report.requirements.length} pass${skipped > 0 ? `, ${skipped} not run (skipped)` : ''}${listed.length > 0 ? '; the others:' : ''}`,
     ...listed.map(requirementLine),
     '',
-    `Cases: ${s.passed} passed, ${s.failed} failed (MUST), ${s.warnings} warning(s) (SHOULD), ${s.untested} untested, ${s.blocked} blocked, ${s.knownFailures} known failure(s), ${s.skipped} skipped; ${(report.durationMs / 1000).toFixed(1)} s`,
+    `Cases: ${s.passed} passed, ${s.failed} failed (MUST), ${counted(s.warnings, 'warning')} (SHOULD), ${s.untested} untested, ${s.blocked} blocked, ${counted(s.knownFailures, 'known failure')}, ${s.skipped} skipped; ${(report.durationMs / 1000).toFixed(1)} s`,
   );
   for (const e of report.runErrors) lines.push(`Run error: ${e}`);
   lines.push(...baselineLines(report), `Verdict: ${verdictText(report, options.strict)}.`);

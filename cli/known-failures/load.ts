@@ -16,5 +16,5 @@ export async function loadKnownFailures(path: string, shown: string = path): Pro
   }
   const parsed = parseKnownFailures(text, shown);
   if (!parsed.ok) throw new UsageError(parsed.message);
-  return { ...parsed.baseline, sha256: createHash('sha256').update(text).digest('hex') };
+  return { ...parsed.baseline, path, sha256: createHash('sha256').update(text).digest('hex') };
 }

@@ -11,7 +11,10 @@ export interface KnownFailureEntry {
 
 /** A parsed `--known-failures` file. */
 export interface KnownFailures {
+  /** The path as given (messages and reports show it). */
   file: string;
+  /** The absolute path it was read from, when it was read from a file. */
+  path?: string;
   entries: KnownFailureEntry[];
   /** SHA-256 of the file's text, when it was read from a file: shards compare it at `merge`. */
   sha256?: string;

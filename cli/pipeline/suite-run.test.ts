@@ -132,7 +132,7 @@ describe('runSuite on a busy machine', () => {
         onRepeated: (cases) => repeated.push(...cases.map((c) => `${c.name}: ${c.repeat?.verdict}`)),
       });
       expect(phases).toContain(
-        'Running the 1 failing timing case(s) once more: one whose verdict flips is reported flaky.',
+        'Running the 1 failing timing case once more: one whose verdict flips is reported flaky.',
       );
       expect(repeated).toEqual(['AHP-FAIL-002/fixture/deadline-flaky: flaky']);
       expect(statusOf(report, 'AHP-FAIL-002/fixture/deadline-flaky')).toMatchObject({

@@ -11,6 +11,7 @@ import type { CaseResult } from '../runner/case-result.js';
 import type { ConformanceRun, ConformanceRunOptions } from '../runner/run-conformance.js';
 import { namePatternFor } from '../selection/select.js';
 import { filesOf } from './unselected.js';
+import { counted } from '../report/count.js';
 
 /**
  * More failing timing cases than this are a harness that does not keep its deadlines, not a
@@ -77,7 +78,7 @@ export async function rerunFailingTimingCases(
     return { cases, runErrors: [] };
   }
   ctx.onPhase?.(
-    `Running the ${failing.length} failing timing case(s) once more: one whose verdict flips is reported flaky.`,
+    `Running the ${counted(failing.length, 'failing timing case')} once more: one whose verdict flips is reported flaky.`,
   );
   const again = await runAgain(ctx, failing);
   const names = new Set(failing.map((c) => c.name));

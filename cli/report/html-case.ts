@@ -7,6 +7,7 @@ import { escapeMarkup as x } from './escape.js';
 import { evidenceBlocks } from './evidence-text.js';
 import type { Report, ReportCase } from './report.js';
 import { caseVerdict, STATUS_WORD, type ReportedStatus } from './status.js';
+import { counted } from './count.js';
 
 export function badge(status: ReportedStatus): string {
   return `<span class="status ${x(status)}">${x(STATUS_WORD[status])}</span>`;
@@ -43,7 +44,7 @@ export function caseDetails(c: ReportCase, report: Report, anchor: string | unde
   if (c.note) body.push(`<p>${x(c.note)}</p>`);
   if (c.repeat) {
     body.push(
-      `<p>Repeated ${c.repeat.runs} times: ${c.repeat.passed} passed, ${c.repeat.failed} failed (${x(c.repeat.verdict)}).</p>`,
+      `<p>Repeated ${counted(c.repeat.runs, 'time')}: ${c.repeat.passed} passed, ${c.repeat.failed} failed (${x(c.repeat.verdict)}).</p>`,
     );
   }
   if (c.errors && c.errors.length > 0) body.push(...c.errors.map(pre));

@@ -70,6 +70,13 @@ describe('the HTML report’s first screen', () => {
     ).toBeDefined();
   });
 
+  it('counts one folded problem in the singular', () => {
+    const broad = sampleReport({ cases: [...sampleCases(), ...broadFailure()] });
+    const report = { ...broad, problems: broad.problems.slice(0, PROBLEMS_SHOWN + 1) };
+    const { find } = firstScreen(renderHtml(report, { strict: false }));
+    expect(find((t, tag) => tag === 'SUMMARY' && t === '1 more problem')).toBeDefined();
+  });
+
   it('keeps each failure’s transcript one click away: in a closed details right under it', () => {
     const { boxes } = firstScreen(renderHtml(sampleReport(), { strict: false }));
     const evidence = boxes.filter(

@@ -111,7 +111,7 @@ describe('renderHtml', () => {
       'stale: line 2 (AHP-REG-001) matches no failing case any more (1 pass); remove the line',
     );
     expect(text).toContain(
-      'narrow: line 1 (AHP-HTTP-001/**) still tolerates failures but also matches 1 passing case(s)',
+      'narrow: line 1 (AHP-HTTP-001/**) still tolerates failures but also matches 1 passing case',
     );
     expect(textOf(byId(root, 'run-errors') as XmlElement)).toContain('Run errors (1)');
   });

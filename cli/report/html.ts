@@ -19,6 +19,7 @@ import {
 } from './status.js';
 import { targetFacts, targetInWords } from './target-words.js';
 import { profileExtent, profileLines, verdictText } from './verdict.js';
+import { counted } from './count.js';
 
 /** Whether SHOULD failures fail the run decides the verdict line. */
 export interface HtmlOptions {
@@ -66,7 +67,7 @@ function problemsSection(report: Report, anchors: Map<string, string>): string {
   const rest = report.problems.slice(PROBLEMS_SHOWN).map((p) => problemItem(p, anchors));
   const more =
     rest.length > 0
-      ? `<details class="more"><summary>${rest.length} more problems</summary><ol class="problems" start="${PROBLEMS_SHOWN + 1}">${rest.join('')}</ol></details>`
+      ? `<details class="more"><summary>${counted(rest.length, 'more problem', 'more problems')}</summary><ol class="problems" start="${PROBLEMS_SHOWN + 1}">${rest.join('')}</ol></details>`
       : '';
   return `<section id="problems"><h2>${x(problemsHeading(report.problems))}</h2><ol class="problems">${shown.join('')}</ol>${more}</section>`;
 }
@@ -110,11 +111,11 @@ function baselineSection(report: Report): string {
     ),
     ...b.narrow.map(
       (n) =>
-        `<li>narrow: line ${n.line} (<code>${x(n.pattern)}</code>) still tolerates failures but also matches ${n.passing.length} passing case(s): ${n.passing.map((p) => `<code>${x(p)}</code>`).join(', ')}; narrow the pattern</li>`,
+        `<li>narrow: line ${n.line} (<code>${x(n.pattern)}</code>) still tolerates failures but also matches ${counted(n.passing.length, 'passing case')}: ${n.passing.map((p) => `<code>${x(p)}</code>`).join(', ')}; narrow the pattern</li>`,
     ),
   ];
   const list = items.length > 0 ? `<ul>${items.join('')}</ul>` : '<p>Every line is current.</p>';
-  return `<section id="baseline"><h2>Known-failures file</h2><p>From <code>${x(b.file)}</code>: ${b.tolerated} failing case(s) tolerated.</p>${list}</section>`;
+  return `<section id="baseline"><h2>Known-failures file</h2><p>From <code>${x(b.file)}</code>: ${counted(b.tolerated, 'failing case')} tolerated.</p>${list}</section>`;
 }
 
 /** How much ran, and per claimed profile whether it was fully, partly or not exercised. */
@@ -158,7 +159,7 @@ function detailsSection(report: Report): string {
     ['Started', report.startedAt],
     ['Duration', `${(report.durationMs / 1000).toFixed(1)} s`],
   ];
-  const counts = `${s.passed} passed · ${s.failed} failed (MUST) · ${s.warnings} warnings (SHOULD) · ${s.untested} untested · ${s.blocked} blocked · ${s.knownFailures} known failures · ${s.skipped} skipped`;
+  const counts = `${s.passed} passed · ${s.failed} failed (MUST) · ${counted(s.warnings, 'warning')} (SHOULD) · ${s.untested} untested · ${s.blocked} blocked · ${counted(s.knownFailures, 'known failure')} · ${s.skipped} skipped`;
   return `<section id="details"><h2>Run details</h2><p>${x(counts)}</p><table>${facts.map(([k, v]) => `<tr><th>${x(k)}</th><td>${x(v)}</td></tr>`).join('')}</table></section>`;
 }
 

@@ -60,7 +60,7 @@ describe('Markdown report', () => {
       '- stale: line 2 (AHP-REG-001) matches no failing case any more (1 pass); remove the line',
     );
     expect(md).toContain(
-      '- narrow: line 1 (AHP-HTTP-001/\\*\\*) also matches 1 passing case(s): AHP-HTTP-001/status-200',
+      '- narrow: line 1 (AHP-HTTP-001/\\*\\*) also matches 1 passing case: AHP-HTTP-001/status-200',
     );
   });
 
@@ -123,7 +123,7 @@ describe('Markdown report', () => {
     expect(md).not.toContain('FAIL');
     expect(md.slice(md.indexOf('## Warnings'))).toContain('warn · SHOULD · requirements AHP-VER-001');
     expect(renderMarkdown(report, { strict: true })).toContain('1 SHOULD warning under --strict');
-    expect(md).toContain('- stdio: not exercised (0 of 1 requirements checked; not checked: AHP-STDIO-001)');
+    expect(md).toContain('- stdio: not exercised (0 of 1 requirement checked; not checked: AHP-STDIO-001)');
     expect(md).toContain('- stdio: AHP-STDIO-001 untested: no case of it ran');
   });
 

@@ -13,6 +13,7 @@ import type { Report, ReportCase } from './report.js';
 import { caseVerdict, statusCounts, STATUS_WORD } from './status.js';
 import { targetFacts } from './target-words.js';
 import { profileLines, verdictText } from './verdict.js';
+import { counted } from './count.js';
 
 export { MAX_EVIDENCE_CHARS } from './evidence-text.js';
 
@@ -76,7 +77,10 @@ function caseSection(c: ReportCase, report: Report): string {
     lines.push('', `${c.blockedBy ? 'Blocked by' : 'Problem'} ${problem.id}: ${inline(problem.summary)}`);
   if (c.note) lines.push('', inline(c.note));
   if (c.repeat)
-    lines.push('', `Repeated ${c.repeat.runs} times: ${c.repeat.passed} passed, ${c.repeat.failed} failed.`);
+    lines.push(
+      '',
+      `Repeated ${counted(c.repeat.runs, 'time')}: ${c.repeat.passed} passed, ${c.repeat.failed} failed.`,
+    );
   if (c.errors && c.errors.length > 0) lines.push('', fenced(cut(c.errors.join('\n\n')), 'text'));
   const folded: string[] = [];
   if (c.evidence !== undefined) folded.push(evidenceMarkdown(c.evidence));
@@ -129,7 +133,7 @@ function opening(report: Report, options: MarkdownOptions): string[] {
       '',
       '## Known-failures file',
       '',
-      `From ${inline(b.file)}: ${b.tolerated} failing case(s) tolerated.`,
+      `From ${inline(b.file)}: ${counted(b.tolerated, 'failing case')} tolerated.`,
     );
     for (const s of b.stale)
       out.push(
@@ -137,7 +141,7 @@ function opening(report: Report, options: MarkdownOptions): string[] {
       );
     for (const n of b.narrow)
       out.push(
-        `- narrow: line ${n.line} (${inline(n.pattern)}) also matches ${n.passing.length} passing case(s): ${inline(n.passing.slice(0, 10).join(', '))}${n.passing.length > 10 ? ', ...' : ''}; narrow the pattern`,
+        `- narrow: line ${n.line} (${inline(n.pattern)}) also matches ${counted(n.passing.length, 'passing case')}: ${inline(n.passing.slice(0, 10).join(', '))}${n.passing.length > 10 ? ', ...' : ''}; narrow the pattern`,
       );
   }
   return out;

@@ -7,6 +7,7 @@ import type { Problem } from '../../suites/common/index.js';
 import type { BaselineSummary } from '../known-failures/apply.js';
 import { problemsOf, type CoverableCase } from '../known-failures/cover.js';
 import { isMandatory } from '../runner/case-result.js';
+import { counted } from './count.js';
 
 /** The known-failures line that covers a problem. */
 export interface ProblemKnownFailure {
@@ -47,13 +48,13 @@ export function failingProblems(problems: readonly ReportProblem[], strict: bool
 export function problemsHeading(problems: readonly ReportProblem[]): string {
   const known = problems.filter((p) => p.knownFailure !== undefined).length;
   const note = known > 0 ? ` (${known} covered by known failures)` : '';
-  return `${problems.length} distinct problem${problems.length === 1 ? '' : 's'}${note}`;
+  return `${counted(problems.length, 'distinct problem')}${note}`;
 }
 
 /** What a problem touches: "explains 3 failing cases, blocks 12 cases". */
 export function problemReach(p: ReportProblem): string {
   const blocked = p.cases.length - p.failing;
-  const cases = (n: number) => `${n} case${n === 1 ? '' : 's'}`;
+  const cases = (n: number) => counted(n, 'case');
   return [
     p.failing > 0 ? `explains ${cases(p.failing)} that failed` : '',
     blocked > 0 ? `blocks ${cases(blocked)}` : '',

@@ -9,6 +9,7 @@ import { uniqueCases } from './escape.js';
 import { failingProblems } from './report-problems.js';
 import { conformanceExitCode, type Report } from './report.js';
 import { caseVerdict } from './status.js';
+import { counted } from './count.js';
 
 /** How many names a list shows before it says "..." */
 const SHOWN = 5;
@@ -17,7 +18,7 @@ function list(items: readonly string[], shown = SHOWN): string {
   return items.length <= shown ? items.join(', ') : `${items.slice(0, shown).join(', ')}, ...`;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const plural = counted;
 
 /**
  * What untested cases lacked, in few words: the bindings and features the target does not
@@ -97,16 +98,16 @@ export function verdictText(report: Report, strict: boolean): string {
   const { judged, total, rest } = exercised(report);
   const tail = rest.length > 0 ? `; ${rest.join('; ')}` : '';
   if (report.stopped)
-    return `none: the run stopped before every case was judged (the target stopped being usable); ${judged} of ${total} cases judged${tail}`;
+    return `none: the run stopped before every case was judged (the target stopped being usable); ${judged} of ${counted(total, 'case')} judged${tail}`;
   if (conformanceExitCode(report, strict) !== 0)
-    return `not conformant: ${failedBecause(report, strict).join('; ')}; ${judged} of ${total} cases judged${tail}`;
+    return `not conformant: ${failedBecause(report, strict).join('; ')}; ${judged} of ${counted(total, 'case')} judged${tail}`;
   const warnings =
     report.summary.warnings > 0 ? `; ${plural(report.summary.warnings, 'SHOULD warning')}` : '';
   const known =
     report.summary.knownFailures > 0 ? `; ${plural(report.summary.knownFailures, 'known failure')}` : '';
   if (judged === total && total > 0)
-    return `conformant: all ${total} cases judged, no MUST requirement failed${warnings}${known}`;
-  return `conformant on what ran: ${judged} of ${total} cases${tail}${warnings}${known}`;
+    return `conformant: ${total === 1 ? 'the one case' : `all ${total} cases`} judged, no MUST requirement failed${warnings}${known}`;
+  return `conformant on what ran: ${judged} of ${counted(total, 'case')}${tail}${warnings}${known}`;
 }
 
 /** How far a claimed profile was exercised: every requirement checked, some, or none. */
@@ -122,6 +123,6 @@ export function profileLines(report: Report): string[] {
     const all = p.checked.length + p.untested.length + p.excluded.length;
     const unchecked = [...p.untested, ...p.excluded].map((u) => u.id);
     const which = unchecked.length > 0 ? `; not checked: ${list(unchecked)}` : '';
-    return `${p.profile}: ${profileExtent(p)} exercised (${p.checked.length} of ${all} requirements checked${which})`;
+    return `${p.profile}: ${profileExtent(p)} exercised (${p.checked.length} of ${counted(all, 'requirement')} checked${which})`;
   });
 }

@@ -13,6 +13,7 @@ import { exampleBackend, startHttpExample } from '../../suites/backend/test-supp
 import { problemOfCase } from '../../suites/common/index.js';
 import type { Report } from '../report/report.js';
 import { failedRequirements, problemCases, problemsOf, runCli } from './backend-run.js';
+import { counted } from '../report/count.js';
 
 export {
   BROKEN_HTTP_RUNS,
@@ -100,7 +101,7 @@ const MAX_TWIN_PROBLEMS = 2;
 function checkProblems(c: SelfTestCase, report: Report): void {
   const problems = problemsOf(report);
   const expected = [...c.breaks, ...(c.warnings ?? [])];
-  const described = problems.map((p) => `${p.requirement} ${p.key}: ${p.cases.length} case(s)`);
+  const described = problems.map((p) => `${p.requirement} ${p.key}: ${counted(p.cases.length, 'case')}`);
   if (c.problems !== undefined) expect(described).toHaveLength(c.problems);
   expect(problems.length, described.join('; ')).toBeLessThanOrEqual(MAX_TWIN_PROBLEMS);
   for (const p of problems) expect(expected, described.join('; ')).toContain(p.requirement);

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { FINDING_RANK, type Finding } from './finding.js';
 import { groupProblems, problemOfCase, type ProblemCase } from './problems.js';
+import type { InvokeResult } from '../driver/index.js';
+import type { HarnessCase } from '../harness/kit/case-model.js';
+import { deriveExpectation } from '../harness/kit/expectation.js';
+import { judgeAnswer } from '../harness/kit/judge.js';
 
 const basis = {
   document: 'spec/draft/base/failure.md',
@@ -103,5 +107,111 @@ describe('groupProblems', () => {
     ]);
     expect(problems[0]).toMatchObject({ requirement: 'AHP-TB-001', key: 'case:AHP-TB-001' });
     expect(problems[0]?.evidence).toEqual({ case: 'z', message: 'expected 1' });
+  });
+});
+
+/**
+ * Realistic findings: the harness kit's own judge, on expectations derived from cases like the
+ * suite's, against the answers a defective harness gives.
+ */
+describe('groupProblems on judged answers: one defect is one problem', () => {
+  const ID = 'dev.ahp-conformance.mock';
+  const kase = (over: Partial<HarnessCase>): HarnessCase => ({
+    name: 'AHP-FAIL-001/x',
+    requirements: ['AHP-FAIL-001', 'AHPX-FAIL-007'],
+    transport: 'http',
+    policy: 'fail-closed',
+    behaviour: { kind: 'respond' },
+    ...over,
+  });
+  /** A case judged by the kit: its findings are what the judge found in the answer. */
+  const judged = (testCase: HarnessCase, timeoutMs: number, answer: InvokeResult): ProblemCase => {
+    const name = `${testCase.name}/transport:${testCase.transport}/policy:${testCase.policy ?? ''}`;
+    return failing(name, ...judgeAnswer(deriveExpectation(testCase, testCase, timeoutMs), answer, ID));
+  };
+  /** The answer of a harness that took the reply `[]` as the backend's: continue, nothing to apply. */
+  const tookEmptyReply: InvokeResult = {
+    decision: 'continue',
+    synthetic: false,
+    interrupted: false,
+    audit: [{ backendId: ID, outcome: 'no-effect' }],
+  };
+  /** The answer of a harness whose client gave up before the deadline: its policy applied. */
+  const gaveUp = (policy: 'fail-open' | 'fail-closed'): InvokeResult => ({
+    decision: policy === 'fail-open' ? 'continue' : 'deny',
+    synthetic: policy === 'fail-closed',
+    interrupted: false,
+    audit: [{ backendId: ID, outcome: 'operational-failure', failureClass: 'deadline-exceeded', policy }],
+  });
+  const mediaType = kase({ name: 'media-type-not-json', behaviour: { kind: 'wrong-content-type' } });
+  /** A reply at 6 s inside a 12 s deadline: later than a common client default, still in time. */
+  const lateInTime = kase({
+    name: 'reply-after-client-default',
+    behaviour: { kind: 'delay', ms: 6000, then: { kind: 'respond' } },
+  });
+
+  it('a non-JSON media type taken as an answer under fail-open and under fail-closed is one problem', () => {
+    const cases = [
+      judged({ ...mediaType, policy: 'fail-open' }, 1000, tookEmptyReply),
+      judged({ ...mediaType, policy: 'fail-closed' }, 1000, tookEmptyReply),
+    ];
+    expect(cases.every((c) => (c.findings ?? []).length > 0)).toBe(true);
+    const problems = groupProblems(cases);
+    expect(problems.map((p) => [p.requirement, p.failing])).toEqual([['AHP-FAIL-001', 2]]);
+    expect(problems[0]?.rank).toBe(FINDING_RANK.decision);
+  });
+
+  it('a client that gives up before the deadline is one problem under both policies', () => {
+    const problems = groupProblems([
+      judged({ ...lateInTime, policy: 'fail-open' }, 12_000, gaveUp('fail-open')),
+      judged({ ...lateInTime, policy: 'fail-closed' }, 12_000, gaveUp('fail-closed')),
+    ]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.cases).toHaveLength(2);
+  });
+
+  it('the same defect on two transports (persistent stdio, HTTP) is one problem', () => {
+    const problems = groupProblems([
+      judged({ ...lateInTime, transport: 'stdio-persistent' }, 12_000, gaveUp('fail-closed')),
+      judged({ ...lateInTime, transport: 'http' }, 12_000, gaveUp('fail-closed')),
+      judged({ ...mediaType, transport: 'http', policy: 'fail-open' }, 1000, tookEmptyReply),
+      judged({ ...mediaType, transport: 'http', policy: 'fail-closed' }, 1000, tookEmptyReply),
+    ]);
+    expect(problems.map((p) => p.cases.length)).toEqual([2, 2]);
+  });
+
+  it('keeps different defects apart: a reply wrongly taken, a reply wrongly given up on, a policy not applied', () => {
+    const policyNotApplied: InvokeResult = {
+      decision: 'continue',
+      synthetic: false,
+      interrupted: false,
+      audit: [
+        { backendId: ID, outcome: 'operational-failure', failureClass: 'malformed', policy: 'fail-closed' },
+      ],
+    };
+    const problems = groupProblems([
+      judged({ ...mediaType, name: 'a' }, 1000, tookEmptyReply),
+      judged({ ...lateInTime, name: 'b' }, 12_000, gaveUp('fail-closed')),
+      judged({ ...mediaType, name: 'c' }, 1000, policyNotApplied),
+    ]);
+    expect(problems).toHaveLength(3);
+    expect(new Set(problems.map((p) => p.summary)).size).toBe(3);
+  });
+});
+
+describe('groupProblems ranks', () => {
+  it('ranks a problem by its most fundamental sighting, whichever case came first', () => {
+    const seenInAudit = finding('settled', FINDING_RANK.report);
+    const seenInDecision = finding('settled', FINDING_RANK.decision);
+    const other = finding('audit.policy', FINDING_RANK.report, 'AHPX-FAIL-007');
+    const problems = groupProblems([
+      failing('a', seenInAudit),
+      failing('b', other),
+      failing('c', seenInDecision, other),
+    ]);
+    expect(problems.map((p) => [p.key, p.rank, p.cases])).toEqual([
+      ['settled', FINDING_RANK.decision, ['a', 'c']],
+      ['audit.policy', FINDING_RANK.report, ['b']],
+    ]);
   });
 });

@@ -2,7 +2,9 @@
  * The distinct problems of a run: failing and blocked cases grouped by what explains them. One
  * defect is one problem however many cases it touches: findings with the same rule broken the
  * same way (`findingKey`) are one problem, and each failing case is explained by its most
- * fundamental problem. Pure; the reports (console, report.json, JUnit, HTML, Markdown) and the
+ * fundamental problem. Nothing of a case's own (its transport, lifecycle, policy or message) is
+ * part of the key, so a defect seen on several transports or under both policies is one problem.
+ * Pure; the reports (console, report.json, JUnit, HTML, Markdown) and the
  * self-tests read the same list.
  */
 import type { RequirementLevel } from '../../protocol/requirements.js';
@@ -92,6 +94,8 @@ export function groupProblems(cases: readonly ProblemCase[]): Problem[] {
       entry = { finding, key, order: candidates.size, failing: [], blocked: [] };
       candidates.set(key, entry);
     }
+    // A defect is as fundamental as its most fundamental sighting, whichever case came first.
+    if (finding.rank < entry.finding.rank) entry.finding = finding;
     return entry;
   };
   const failing = cases.filter((c) => c.status === 'fail');

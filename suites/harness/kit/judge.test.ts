@@ -69,11 +69,11 @@ describe('judgeAnswer', () => {
     expect(text).toMatch(/failure class "auth" where "malformed"/);
     expect(text).toMatch(/policy "fail-open"/);
     expect(text).toMatch(/synthetic: false/);
-    // The decision is the policy's rule broken under fail-closed, whatever the case; the audit's
-    // fields are rules of their own.
+    // The audit says the malformed reply was taken: the decision and the audit outcome show that
+    // one settlement (one key, whatever the policy); the audit's other fields are rules of their own.
     expect(keys(problems)).toEqual([
-      'failure-policy#fail-closed',
-      'failure-policy#audit',
+      'failure-policy#reply-taken',
+      'failure-policy#reply-taken',
       'audit.failure-class',
       'audit.policy',
       'synthetic.audit-distinguishable',

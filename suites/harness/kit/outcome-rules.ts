@@ -6,6 +6,12 @@
  * taking any reply broke the policy, whatever else the case is about; an audit that records a fail-closed failure as a backend denial
  * breaks the audit's duty to tell them apart; budget expiry reported as a cancellation (or the
  * reverse) breaks telling the two apart. Pure.
+ *
+ * One call settled the wrong way is one defect however it shows: a harness that takes a reply
+ * the expectation makes an operational failure (or gives up on a reply it had to take) shows it
+ * in the decision under one policy and only in the audit under the other. Both findings then
+ * name the same way (`settlementWay`), so the defect is one problem across policies and
+ * transports, never one per policy.
  */
 import type { DriverAuditEntry, DriverAuditOutcome, InvokeResult } from '../../driver/index.js';
 import type { Finding } from '../../common/finding.js';
@@ -42,6 +48,24 @@ function againstPolicy(
   );
 }
 
+/**
+ * How the call was settled wrong, when the harness's own evidence says so: it took a reply the
+ * expectation makes an operational failure (`reply-taken`), or it settled without the reply it
+ * had to take (`reply-not-taken`). Undefined otherwise (and for interrupted calls, which no reply
+ * settles): the finding then says where it was seen.
+ */
+export function settlementWay(
+  expected: Expected,
+  result: InvokeResult,
+  entry: DriverAuditEntry | undefined,
+): 'reply-taken' | 'reply-not-taken' | undefined {
+  if (expected.interrupted) return undefined;
+  const took = tookReply(result, entry);
+  if (expected.audit.outcome === 'operational-failure' && took) return 'reply-taken';
+  if (ANSWERED_OUTCOMES.has(expected.audit.outcome) && !took) return 'reply-not-taken';
+  return undefined;
+}
+
 /** The rule the call's outcome is judged under. */
 export function outcomeRule(
   expected: Expected,
@@ -52,7 +76,10 @@ export function outcomeRule(
   return againstPolicy(expected, result, entry) ? 'failure-policy' : expected.rule;
 }
 
-/** A finding about the call's outcome; the failure policy's rule is broken by policy. */
+/**
+ * A finding about the call's outcome: named by how the call was settled wrong when that is known;
+ * otherwise the failure policy's rule is broken by policy.
+ */
 export function outcomeFinding(
   expected: Expected,
   result: InvokeResult,
@@ -60,7 +87,9 @@ export function outcomeFinding(
   message: string,
 ): Finding {
   const key = outcomeRule(expected, result, entry);
-  return finding(key, message, key === 'failure-policy' ? { way: expected.audit.policy } : {});
+  const way =
+    settlementWay(expected, result, entry) ?? (key === 'failure-policy' ? expected.audit.policy : undefined);
+  return finding(key, message, way === undefined ? {} : { way });
 }
 
 const expiryOrCancel = (a: string | undefined, b: string | undefined) =>
@@ -92,5 +121,10 @@ export function auditOutcomeFinding(
     want === 'operational-failure' && expected.audit.policy === 'fail-closed' && got === 'deny';
   const denyAsFailure = want === 'deny' && got === 'operational-failure';
   if (failureAsDeny || denyAsFailure) return finding('synthetic.audit-distinguishable', message);
-  return finding(outcomeRule(expected, result, entry), message, { way: 'audit', rank: FINDING_RANK.report });
+  // The audit showing a call settled the wrong way is that settlement's defect, at its rank.
+  const way = settlementWay(expected, result, entry);
+  const key = outcomeRule(expected, result, entry);
+  return way === undefined
+    ? finding(key, message, { way: 'audit', rank: FINDING_RANK.report })
+    : finding(key, message, { way });
 }

@@ -45,6 +45,7 @@ export const OUTCOME_RULES = {
         'fail-closed': 'An operational failure under fail-closed does not end in a synthetic denial',
         'fail-open': 'An operational failure under fail-open does not continue unchanged',
         audit: 'The audit records an operational failure as something else',
+        'reply-taken': 'A reply that makes the call an operational failure is taken as the answer',
       },
     },
   ),
