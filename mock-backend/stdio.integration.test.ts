@@ -186,8 +186,14 @@ describe.concurrent(
       await m.proc.until(() => m.proc.stdoutEnded(), 'stdout EOF');
       expect(m.proc.stdout().length).toBe(0);
       expect(m.control.processes()).toMatchObject([{ pid: m.proc.pid, alive: true }]);
+      expect(m.control.processes()[0]?.stdinEnd).toBeUndefined();
       m.proc.endStdin();
       expect(await m.proc.exited).toEqual({ code: 0, signal: null });
+      // The EOF is reported before the exit, with the messages read by then, on the process's clock.
+      const [listed] = m.control.processes();
+      const [arrival] = m.control.deliveries();
+      expect(listed?.stdinEnd?.messages).toBe(1);
+      expect(listed?.stdinEnd?.at.monotonic).toBeGreaterThanOrEqual(arrival?.at.monotonic ?? Infinity);
       await m.dispose();
     });
 

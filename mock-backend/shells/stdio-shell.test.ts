@@ -236,6 +236,27 @@ describe('stdio shell: per_event and process behaviour', () => {
     expect(JSON.parse(m.out.text()).result.effects[0].type).toBe('deny');
   });
 
+  it('tells its link when stdin reached EOF and how many messages it read, before it exits', async () => {
+    const clock = new ManualClock(0);
+    const core = new MockCore({ rules: [{ behaviour: { kind: 'silent' } }] }, { clock });
+    const proc = fakeProcess();
+    const told: string[] = [];
+    const link = localLink(core, {
+      started: () => undefined,
+      exited: () => void told.push('exit'),
+      stdinEnded: (pid, report) =>
+        void told.push(`eof ${pid} after ${report.messages} at ${report.at.monotonic}`),
+    });
+    await runStdioMock(proc.host, link, { clock });
+    proc.host.stdin.write(line('a'));
+    await clock.advance(5);
+    expect(await settledSoon(proc.ended)).toBe(false);
+    expect(told).toEqual([]);
+    proc.host.stdin.end();
+    await expect(proc.ended).resolves.toEqual({ code: 0 });
+    expect(told).toEqual(['eof 4242 after 1 at 5', 'exit']);
+  });
+
   it('never exits after EOF while an exchange hangs', async () => {
     const m = await startMock({ rules: [{ behaviour: { kind: 'hang' } }] });
     m.host.stdin.end(line('a'));
