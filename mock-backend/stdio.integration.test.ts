@@ -105,6 +105,14 @@ describe.concurrent(
   'stdio process-level behaviours, one process each',
   { timeout: SPAWN_TEST_TIMEOUT_MS },
   () => {
+    it('lists the EOF of a process that read its one message and EOF at once, before its exit', async () => {
+      const m = await oneProcess({ rules: [{ behaviour: { kind: 'silent' } }] });
+      m.proc.endStdin(line('a'));
+      expect(await m.proc.exited).toEqual({ code: 0, signal: null });
+      expect(m.control.processes()).toMatchObject([{ pid: m.proc.pid, stdinEnd: { messages: 1 } }]);
+      await m.dispose();
+    });
+
     it('stdio-banner: the banner line comes before the first reply', async () => {
       const m = await oneProcess(builtin('stdio-banner'));
       m.proc.endStdin(line('a'));

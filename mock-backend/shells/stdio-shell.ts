@@ -101,6 +101,9 @@ class StdioShell {
   private queued = 0;
   private started = false;
   private hung = false;
+  /** Stdin reached EOF (its report may still be on its way). */
+  private stdinClosed = false;
+  /** Stdin reached EOF and the link was told: the process may end once its exchanges are done. */
   private eof = false;
   private ending = false;
   /** Lines read from stdin so far, each one message as far as the harness is concerned. */
@@ -123,13 +126,18 @@ class StdioShell {
       for (const line of this.lines.push(chunk)) this.accept(line, at);
     });
     const onEnd = (): void => {
-      if (this.eof) return;
+      if (this.stdinClosed) return;
+      this.stdinClosed = true;
       const at = this.now();
       for (const line of this.lines.end()) this.accept(line, at);
-      this.eof = true;
       const report: StdinEndReport = { at, messages: this.messages };
-      // Reported before the process may end at EOF, so the exit never overtakes it.
-      this.chain = this.chain.then(() => this.link.stdinEnded?.(report)).then(() => this.maybeFinish());
+      // The EOF counts for ending the process only once reported, so no exit overtakes the report.
+      this.chain = this.chain
+        .then(() => this.link.stdinEnded?.(report))
+        .then(() => {
+          this.eof = true;
+          return this.maybeFinish();
+        });
     };
     this.host.stdin.on('end', onEnd);
     this.host.stdin.on('error', onEnd);
