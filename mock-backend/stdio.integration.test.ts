@@ -105,6 +105,14 @@ describe.concurrent(
   'stdio process-level behaviours, one process each',
   { timeout: SPAWN_TEST_TIMEOUT_MS },
   () => {
+    it('lists the EOF of a process that read its one message and EOF at once, before its exit', async () => {
+      const m = await oneProcess({ rules: [{ behaviour: { kind: 'silent' } }] });
+      m.proc.endStdin(line('a'));
+      expect(await m.proc.exited).toEqual({ code: 0, signal: null });
+      expect(m.control.processes()).toMatchObject([{ pid: m.proc.pid, stdinEnd: { messages: 1 } }]);
+      await m.dispose();
+    });
+
     it('stdio-banner: the banner line comes before the first reply', async () => {
       const m = await oneProcess(builtin('stdio-banner'));
       m.proc.endStdin(line('a'));
@@ -186,8 +194,14 @@ describe.concurrent(
       await m.proc.until(() => m.proc.stdoutEnded(), 'stdout EOF');
       expect(m.proc.stdout().length).toBe(0);
       expect(m.control.processes()).toMatchObject([{ pid: m.proc.pid, alive: true }]);
+      expect(m.control.processes()[0]?.stdinEnd).toBeUndefined();
       m.proc.endStdin();
       expect(await m.proc.exited).toEqual({ code: 0, signal: null });
+      // The EOF is reported before the exit, with the messages read by then, on the process's clock.
+      const [listed] = m.control.processes();
+      const [arrival] = m.control.deliveries();
+      expect(listed?.stdinEnd?.messages).toBe(1);
+      expect(listed?.stdinEnd?.at.monotonic).toBeGreaterThanOrEqual(arrival?.at.monotonic ?? Infinity);
       await m.dispose();
     });
 

@@ -83,6 +83,15 @@ describe('control routes', () => {
     expect(s.registry.list()).toMatchObject([{ pid: 42, exit: { code: null, signal: 'SIGTERM' } }]);
   });
 
+  it('records when a process reported its stdin EOF and how many messages it had read', () => {
+    const s = state();
+    call(s, 'POST', '/processes', { pid: 42, at });
+    const end = { at: { monotonic: 9, wall: 1004 }, messages: 1 };
+    expect(call(s, 'POST', '/processes/42/stdin-end', end).status).toBe(200);
+    expect(call(s, 'POST', '/processes/42/stdin-end', { at }).status).toBe(400);
+    expect(s.registry.list()).toMatchObject([{ pid: 42, stdinEnd: end }]);
+  });
+
   it('answers bad input with 400 and one sentence, unknown routes with 404, and never throws', () => {
     const s = state();
     expect(call(s, 'PUT', '/scenario', { nope: 1 })).toEqual({

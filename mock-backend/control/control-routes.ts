@@ -10,6 +10,7 @@
  *   POST /reset                    forget recordings, engine state and the process list
  *   POST /processes                a stdio mock starting: {pid, at} -> {settings, actions, epoch}
  *   POST /processes/<pid>/exit     a stdio mock ending: {code, signal, performed?}
+ *   POST /processes/<pid>/stdin-end  a stdio mock's stdin reached EOF: {at, messages}
  *   POST /step                     one frame of a stdio mock: {frame, performed?} -> {actions, delivery, epoch}
  *
  * `performed` lists actions the process carried out since its last call (see WirePerformed): they
@@ -107,6 +108,16 @@ export function route(
     const signal = typeof report.signal === 'string' ? (report.signal as KillSignal) : null;
     notePerformed(core, report.performed);
     registry.exited(Number(exit[1]), { code, signal }, core.clock.wallNow());
+    return ok();
+  }
+  const stdinEnd = /^\/processes\/(\d+)\/stdin-end$/.exec(path);
+  if (stdinEnd && method === 'POST') {
+    const report = isJsonObject(body) ? body : {};
+    if (!isJsonObject(report.at) || !Number.isSafeInteger(report.messages)) {
+      return fail(400, 'expected {"at": {"monotonic", "wall"}, "messages": <integer>}');
+    }
+    const at = { monotonic: Number(report.at.monotonic), wall: Number(report.at.wall) };
+    registry.stdinEnded(Number(stdinEnd[1]), { at, messages: report.messages as number });
     return ok();
   }
   return fail(404, `no control route ${key}; see the routes listed in mock-backend/README.md`);

@@ -20,6 +20,17 @@ describe('ProcessRegistry', () => {
     expect(registry.list()).toEqual([]);
   });
 
+  it('keeps the first stdin EOF a process reports, with the messages it had read', () => {
+    const registry = new ProcessRegistry(() => true);
+    registry.started(1, 100);
+    registry.stdinEnded(1, { at: { monotonic: 7, wall: 107 }, messages: 1 });
+    registry.stdinEnded(1, { at: { monotonic: 9, wall: 109 }, messages: 2 });
+    registry.stdinEnded(3, { at: { monotonic: 1, wall: 101 }, messages: 1 });
+    expect(registry.list()).toEqual([
+      { pid: 1, startedAt: 100, stdinEnd: { at: { monotonic: 7, wall: 107 }, messages: 1 }, alive: true },
+    ]);
+  });
+
   it('asks the OS by default: this process exists, an unused PID does not', () => {
     expect(processAlive(process.pid)).toBe(true);
     expect(processAlive(2 ** 22 + 12345)).toBe(false);

@@ -2,7 +2,7 @@
  * The stdio mock processes of a run: each registers when it starts and when it ends. A process
  * killed by SIGKILL cannot say so; `alive` (checked when listed) tells that case apart.
  */
-import type { KillSignal } from '../model.js';
+import type { Instant, KillSignal } from '../model.js';
 import { processAlive } from '../../protocol/process-alive.js';
 
 /** One stdio mock process as the control server knows it. */
@@ -10,6 +10,12 @@ export interface ProcessInfo {
   pid: number;
   /** Wall-clock ms of the start registration. */
   startedAt: number;
+  /**
+   * Set once the process's stdin reached EOF: when (on the process's own clocks, comparable with
+   * the arrival of its frames) and how many messages (lines) it had read by then. Absent while
+   * stdin is open: a per_event process whose harness never closes it never gets one.
+   */
+  stdinEnd?: { at: Instant; messages: number };
   /** Set once the process reported its end (code, or the signal it died by). */
   exit?: { code: number | null; signal: KillSignal | null; at: number };
   /** Whether a process with this PID exists now (an exited process that is not yet reaped still does). */
@@ -34,6 +40,12 @@ export class ProcessRegistry {
   exited(pid: number, exit: { code: number | null; signal: KillSignal | null }, at: number): void {
     const entry = this.entries.get(pid);
     if (entry && !entry.exit) entry.exit = { ...exit, at };
+  }
+
+  /** A process's stdin reached EOF; unknown PIDs are ignored, and only the first EOF counts. */
+  stdinEnded(pid: number, end: { at: Instant; messages: number }): void {
+    const entry = this.entries.get(pid);
+    if (entry && !entry.stdinEnd) entry.stdinEnd = { at: { ...end.at }, messages: end.messages };
   }
 
   /** Every process, in start order. */

@@ -63,6 +63,13 @@ export function remoteLink(client: ControlClient, clock: Clock): StdioLink {
       }
       return decided;
     },
+    async stdinEnded(report) {
+      try {
+        await client.call('POST', `/processes/${pid}/stdin-end`, report, EXIT_REPORT_TIMEOUT_MS);
+      } catch {
+        // The process goes on either way; its entry in the list then shows no EOF.
+      }
+    },
     async exited(report) {
       try {
         await client.call(

@@ -3,13 +3,14 @@
  * without a control server, or with a control server it hosts itself.
  */
 import type { InboundFrame } from '../model.js';
-import type { ExitReport, LinkStep, StdioLink } from './stdio-shell.js';
+import type { ExitReport, LinkStep, StdinEndReport, StdioLink } from './stdio-shell.js';
 import type { MockCore } from './mock-core.js';
 
 /** Hooks for whoever keeps the process list (a control server hosted by the same process). */
 export interface ProcessEvents {
   started(pid: number): void;
   exited(pid: number, report: ExitReport): void;
+  stdinEnded?(pid: number, report: StdinEndReport): void;
 }
 
 /** A link that steps frames on `core` in this process. */
@@ -35,6 +36,10 @@ export function localLink(core: MockCore, events?: ProcessEvents): StdioLink {
     },
     exited(report) {
       events?.exited(pid, report);
+      return Promise.resolve();
+    },
+    stdinEnded(report) {
+      events?.stdinEnded?.(pid, report);
       return Promise.resolve();
     },
   };

@@ -74,6 +74,7 @@ async function localSource(
   const link = localLink(core, {
     started: (pid) => registry.started(pid, clock.wallNow()),
     exited: (pid, report) => registry.exited(pid, report, clock.wallNow()),
+    stdinEnded: (pid, report) => registry.stdinEnded(pid, report),
   });
   return { ok: true, link, controlUrl: server.url };
 }

@@ -236,6 +236,58 @@ describe('stdio shell: per_event and process behaviour', () => {
     expect(JSON.parse(m.out.text()).result.effects[0].type).toBe('deny');
   });
 
+  it('tells its link when stdin reached EOF and how many messages it read, before it exits', async () => {
+    const clock = new ManualClock(0);
+    const core = new MockCore({ rules: [{ behaviour: { kind: 'silent' } }] }, { clock });
+    const proc = fakeProcess();
+    const told: string[] = [];
+    const link = localLink(core, {
+      started: () => undefined,
+      exited: () => void told.push('exit'),
+      stdinEnded: (pid, report) =>
+        void told.push(`eof ${pid} after ${report.messages} at ${report.at.monotonic}`),
+    });
+    await runStdioMock(proc.host, link, { clock });
+    proc.host.stdin.write(line('a'));
+    await clock.advance(5);
+    expect(await settledSoon(proc.ended)).toBe(false);
+    expect(told).toEqual([]);
+    proc.host.stdin.end();
+    await expect(proc.ended).resolves.toEqual({ code: 0 });
+    expect(told).toEqual(['eof 4242 after 1 at 5', 'exit']);
+  });
+
+  it('does not end at EOF before its link has the EOF report', async () => {
+    const clock = new ManualClock(0);
+    const core = new MockCore({ rules: [{ behaviour: { kind: 'silent' } }] }, { clock });
+    const proc = fakeProcess();
+    const gate = () => {
+      let open!: () => void;
+      return { opened: new Promise<void>((r) => (open = r)), open: () => open() };
+    };
+    const stepped = gate();
+    const reported = gate();
+    // As over the control server: the frame's step is still on its way when stdin ends.
+    const { start, step, exited } = localLink(core);
+    const link = {
+      start,
+      exited,
+      step: async (frame: Parameters<typeof step>[0]) => {
+        await stepped.opened;
+        return step(frame);
+      },
+      stdinEnded: () => reported.opened,
+    };
+    await runStdioMock(proc.host, link, { clock });
+    proc.host.stdin.end(line('a'));
+    await new Promise<void>((r) => proc.host.stdin.once('end', r));
+    stepped.open();
+    await core.waitForDelivery(() => true, { timeoutMs: 1000 });
+    expect(await settledSoon(proc.ended)).toBe(false);
+    reported.open();
+    await expect(proc.ended).resolves.toEqual({ code: 0 });
+  });
+
   it('never exits after EOF while an exchange hangs', async () => {
     const m = await startMock({ rules: [{ behaviour: { kind: 'hang' } }] });
     m.host.stdin.end(line('a'));

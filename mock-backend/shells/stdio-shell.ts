@@ -41,6 +41,15 @@ export interface ExitReport {
 }
 
 /**
+ * When the process's stdin reached EOF, and how many messages (lines) it had read by then: what a
+ * per_event backend needs to tell whether its harness sent exactly one message, then EOF.
+ */
+export interface StdinEndReport {
+  at: Instant;
+  messages: number;
+}
+
+/**
  * What a link decided for a frame (or for the process start): the actions, and whom to tell as
  * each is carried out, where the recording can show it (see runActions).
  */
@@ -56,6 +65,8 @@ export interface StdioLink {
   stepNow?(frame: InboundFrame): LinkStep;
   /** Tells whoever keeps the process list that this process is about to end. Never rejects. */
   exited(report: ExitReport): Promise<void>;
+  /** Tells whoever keeps the process list that stdin reached EOF. Never rejects. */
+  stdinEnded?(report: StdinEndReport): Promise<void>;
 }
 
 /** Options of a stdio mock. */
@@ -90,8 +101,13 @@ class StdioShell {
   private queued = 0;
   private started = false;
   private hung = false;
+  /** Stdin reached EOF (its report may still be on its way). */
+  private stdinClosed = false;
+  /** Stdin reached EOF and the link was told: the process may end once its exchanges are done. */
   private eof = false;
   private ending = false;
+  /** Lines read from stdin so far, each one message as far as the harness is concerned. */
+  private messages = 0;
 
   constructor(
     private readonly host: StdioHost,
@@ -110,11 +126,18 @@ class StdioShell {
       for (const line of this.lines.push(chunk)) this.accept(line, at);
     });
     const onEnd = (): void => {
-      if (this.eof) return;
+      if (this.stdinClosed) return;
+      this.stdinClosed = true;
       const at = this.now();
       for (const line of this.lines.end()) this.accept(line, at);
-      this.eof = true;
-      this.chain = this.chain.then(() => this.maybeFinish());
+      const report: StdinEndReport = { at, messages: this.messages };
+      // The EOF counts for ending the process only once reported, so no exit overtakes the report.
+      this.chain = this.chain
+        .then(() => this.link.stdinEnded?.(report))
+        .then(() => {
+          this.eof = true;
+          return this.maybeFinish();
+        });
     };
     this.host.stdin.on('end', onEnd);
     this.host.stdin.on('error', onEnd);
@@ -149,6 +172,7 @@ class StdioShell {
 
   private accept(line: SplitLine, at: Instant): void {
     this.active++;
+    this.messages++;
     const frame: InboundFrame = {
       bytes: line.bytes,
       transport: 'stdio',

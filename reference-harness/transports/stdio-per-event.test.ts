@@ -14,6 +14,7 @@ import {
   requestFrame,
 } from '../test-backends/helpers.js';
 import type { BackendTransport, TransportReply } from '../transport.js';
+import { spawnBackendProcess } from './child-process.js';
 import { createPerEventStdioTransport } from './stdio-per-event.js';
 import { processAlive } from '../../protocol/process-alive.js';
 
@@ -65,6 +66,24 @@ describe('per-event stdio transport', () => {
       ok: true,
       message: { id: 2 },
     });
+  });
+
+  it('starts each process through the spawn it was given', async () => {
+    const started: string[] = [];
+    const t = createPerEventStdioTransport({
+      command: process.execPath,
+      args: [STDIO_BACKEND, 'echo'],
+      env: {},
+      clock: systemClock,
+      killGraceMs: TEST_BACKEND_MARGINS.killGraceMs,
+      spawn: (options) => {
+        started.push(options.args.join(' '));
+        return spawnBackendProcess(options);
+      },
+    });
+    open.push(t);
+    expect(await t.request(requestFrame(1), recordingContext())).toMatchObject({ ok: true });
+    expect(started).toEqual([`${STDIO_BACKEND} echo`]);
   });
 
   it.each([

@@ -3,7 +3,7 @@ import { NdjsonDecoder, type NdjsonItem } from '../../protocol/ndjson.js';
 import type { BackendTransport, NotifyOutcome, SendContext, TransportReply } from '../transport.js';
 import { ABORTED, raceSignal } from '../cancellation.js';
 import { cancelOf } from './abortable.js';
-import { ProcessSet, spawnBackendProcess, type BackendProcess } from './child-process.js';
+import { ProcessSet, spawnBackendProcess, type BackendProcess, type SpawnOptions } from './child-process.js';
 import { abortedFailure, failedReply, framingCode, preview, transportFailure } from './failure-codes.js';
 import { exitFailure, launchFailure, stderrSuffix } from './stdio-exit.js';
 
@@ -18,6 +18,8 @@ export interface PerEventStdioOptions {
   maxFrameBytes?: number;
   /** Stdout lines to read past (to `onNoise`), as in the persistent transport; unset for the harness. */
   isNoise?: (item: NdjsonItem) => boolean;
+  /** Starts one backend process (default `spawnBackendProcess`); a wrapper may watch or bend it. */
+  spawn?: (options: SpawnOptions) => BackendProcess;
 }
 
 /** What one process wrote on stdout: only the first frame and first fault are kept. */
@@ -60,7 +62,7 @@ export function createPerEventStdioTransport(options: PerEventStdioOptions): Bac
         seen.fault ??= item;
       }
     };
-    const proc = spawnBackendProcess({
+    const proc = (options.spawn ?? spawnBackendProcess)({
       command: options.command,
       args: options.args,
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),

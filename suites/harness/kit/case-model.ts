@@ -18,7 +18,8 @@ import type {
 import type { Finding } from '../../common/finding.js';
 import type { Provoked } from './classify.js';
 import type { RuleKey } from './rules.js';
-import type { CaseRecords } from './wire-records.js';
+import type { CaseRecords, WireFrame } from './wire-records.js';
+import type { EofReading } from './per-event-eof.js';
 import type { HarnessTransport } from './timing.js';
 
 /** One call of a case: what the mock does with its intercept request, and how it is invoked. */
@@ -199,6 +200,11 @@ export interface CaseRunContext {
   recordsNow(step: number): CaseRecords;
   /** Everything the case's mock (of this case's lane) has recorded so far. */
   mockRecordings(): readonly RecordEntry[];
+  /**
+   * What the stdio mock process that read each of `frames` shows of its stdin EOF
+   * (kit/per-event-eof.ts), once each is decided (bounded by the frames' own due times).
+   */
+  eofReadings(frames: readonly WireFrame[]): Promise<EofReading[]>;
   /** Ends the case as untested: the target cannot show what the check needs. */
   untested(reason: string): never;
 }

@@ -50,6 +50,24 @@ describe('classifyBehaviour', () => {
     expect(classes(classifyBehaviour(behaviour, at(transport)))).toEqual(expected);
   });
 
+  it.each<[Behaviour, HarnessTransport, string]>([
+    // The stdio mock writes nothing for `silent` and exits only once stdin reaches EOF.
+    [
+      { kind: 'silent' },
+      'stdio-per_event',
+      'the per_event backend reads its message, writes no reply and exits 0 at stdin EOF',
+    ],
+    [{ kind: 'silent' }, 'stdio-persistent', 'the persistent backend reads the request and never answers'],
+    [{ kind: 'exit', code: 0 }, 'stdio-per_event', 'the backend exits with code 0 without a reply'],
+    [
+      { kind: 'exit', code: 2, reply: { kind: 'respond' } },
+      'stdio-per_event',
+      'the backend replies, then exits with code 2',
+    ],
+  ])('says what the mock does with %j over %s', (behaviour, transport, because) => {
+    expect(classifyBehaviour(behaviour, at(transport)).because).toBe(because);
+  });
+
   it('judges a delay against the deadline, and refuses a race', () => {
     const late = classifyBehaviour({ kind: 'delay', ms: 1500, then: { kind: 'respond' } }, at('http', 1000));
     expect(classes(late)).toEqual(['deadline-exceeded', 'late-response']);

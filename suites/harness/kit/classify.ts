@@ -141,8 +141,16 @@ export function classifyBehaviour(b: Behaviour, ctx: ClassifyContext): Provoked 
     case 'hang':
       return failure(['deadline-exceeded'], 'the backend never answers');
     case 'silent':
-      if (perEvent) return failure(['process'], 'the per_event backend exits 0 without a reply');
-      if (stdio) return failure(['deadline-exceeded'], 'the backend never answers');
+      // The stdio mock writes nothing and exits only at stdin EOF: a per_event harness that never
+      // closes stdin meets its deadline instead, which the EOF check names (kit/per-event-eof.ts).
+      if (perEvent) {
+        return failure(
+          ['process'],
+          'the per_event backend reads its message, writes no reply and exits 0 at stdin EOF',
+        );
+      }
+      if (stdio)
+        return failure(['deadline-exceeded'], 'the persistent backend reads the request and never answers');
       return failure(['http-status'], 'HTTP 202 with no body answers a request');
     case 'delay':
       if (b.ms >= ctx.timeoutMs) return lateReply();
@@ -158,7 +166,12 @@ export function classifyBehaviour(b: Behaviour, ctx: ClassifyContext): Provoked 
         throw new UnclassifiedBehaviour('exit', 'after a reply on a persistent backend races the reply');
       }
       if (b.code === 0 && b.reply !== undefined) return classifyBehaviour(b.reply, ctx);
-      return failure(['process'], `the backend exits with code ${b.code}`);
+      return failure(
+        ['process'],
+        b.reply === undefined
+          ? `the backend exits with code ${b.code} without a reply`
+          : `the backend replies, then exits with code ${b.code}`,
+      );
     case 'signal':
       if (b.reply !== undefined) throw new UnclassifiedBehaviour('signal', 'after a reply races the reply');
       return failure(['process'], `the backend dies by ${b.signal}`);

@@ -90,6 +90,7 @@ const PRESENT: readonly ReportedField[] = [];
 export const RULE_EVIDENCE = {
   // The wire, and what reaches the backend (rules-wire.ts).
   'stdio.framing': PRESENT,
+  'stdio.per-event-eof': PRESENT,
   'http.body': PRESENT,
   'rpc.utf8': PRESENT,
   'rpc.envelope': PRESENT,

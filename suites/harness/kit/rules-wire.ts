@@ -15,6 +15,19 @@ const STDIO_FRAMING = basis(
   'MUST',
   'Each stdio message is one complete UTF-8 JSON-RPC object on one line, ended by a single newline.',
 );
+/**
+ * The draft states the per_event lifecycle as a plain sentence, without a BCP 14 keyword, outside
+ * AHP-STDIO-001's "Framing" block; it gives it no ID of its own. It is judged under AHP-STDIO-001,
+ * the stdio binding's one requirement, at the sentence's section, and at that ID's level: a harness
+ * whose backend is owed EOF and never gets it does not implement the binding (the backend suite
+ * files the same section's backend half the same way, suites/backend/basis.ts).
+ */
+const PER_EVENT_LIFECYCLE = basis(
+  DOC.stdio,
+  'Process-per-event lifecycle',
+  'MUST',
+  'A per_event backend receives exactly one JSON-RPC message on stdin, followed by EOF.',
+);
 const JSON_RPC = basis(
   DOC.versioning,
   'AHP-RPC-001',
@@ -40,6 +53,19 @@ export const WIRE_RULES = {
     STDIO_FRAMING,
     framing,
     'The harness writes a stdio frame that is not one JSON object on one line',
+  ),
+  'stdio.per-event-eof': rule(
+    'AHP-STDIO-001',
+    PER_EVENT_LIFECYCLE,
+    framing,
+    'A per_event backend does not get exactly one message followed by EOF on its stdin',
+    {
+      ways: {
+        'never-closed': "The harness leaves a per_event backend's stdin open after its one message",
+        'closed-late': "The harness closes a per_event backend's stdin only long after its one message",
+        'message-count': 'A per_event backend reads other than exactly one message before EOF',
+      },
+    },
   ),
   'http.body': rule(
     'AHP-HTTP-001',

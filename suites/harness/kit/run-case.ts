@@ -16,7 +16,15 @@ import { missingFeature } from './features.js';
 import { JUST_LATE_ATTEMPTS, JUST_LATE_TAKEN_TO_FAIL, type JustLateReading } from './just-late.js';
 import type { FixtureState } from './fixture.js';
 import { caseRegistration, CASE_BACKEND_ID } from './registration.js';
-import { awaitDeliveries, mockFor, runStep, stepEvent, stepIds, type StepEvent } from './run-step.js';
+import {
+  awaitDeliveries,
+  mockFor,
+  perEventEofReadings,
+  runStep,
+  stepEvent,
+  stepIds,
+  type StepEvent,
+} from './run-step.js';
 import { finding, prefixed } from './rules.js';
 import { unevidencedRequirements } from './rule-evidence.js';
 import { caseScenario, type ScenarioInputs } from './scenario.js';
@@ -167,6 +175,7 @@ async function attemptCase(
       awaitDeliveries(state, testCase, caseSteps.of(step), count, method),
     untested: (reason) => ctx.untested(reason),
     mockRecordings: () => mock.recordings(),
+    eofReadings: (frames) => perEventEofReadings(state, frames),
     recordsNow: (step) => recordsForCall(mock.recordings(), caseSteps.of(step)),
   };
   const evidence: JsonObject[] = [];

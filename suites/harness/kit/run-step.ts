@@ -20,7 +20,8 @@ import { waitUntilArrivedOrQuiet } from './quiet-wait.js';
 import { framesSince, judgedByCase, stepBlocker } from './step-verdict.js';
 import { checkWire } from './wire-check.js';
 import type { CaseSteps } from './step-identity.js';
-import { decodeFrames, recordsForCall, type WireFrame } from './wire-records.js';
+import { decodeFrames, recordsForCall, type CaseRecords, type WireFrame } from './wire-records.js';
+import { awaitEofReadings, eofFinding, type EofReading } from './per-event-eof.js';
 
 /** The event of one step as `invoke` sends it. */
 export type StepEvent = InvokeParams['event'];
@@ -182,6 +183,12 @@ export async function runStep(
   const stepFrames = [...records.frames, ...framesSince(recordings, startedWallMs, records)];
   const blocked = stepBlocker(testCase, expected, records, stepFrames);
   if (blocked !== undefined) return { run, findings: [], noticed: [], blocked };
+  // A per_event backend that never got EOF cannot end its exchange: what the call came to then
+  // rests on that, so the EOF fault blocks the case, or is the one finding of a case it is the
+  // subject of (kit/per-event-eof.ts).
+  const eof = await perEventEofFault(state, testCase, records);
+  const eofJudged = eof !== undefined && testCase.requirements.includes(eof.requirement);
+  if (eof !== undefined && !eofJudged) return { run, findings: [], noticed: [], blocked: eof };
   const authorization = testCase.auth === 'token' ? `Bearer ${state.token}` : undefined;
   const wire = checkWire({
     expected,
@@ -198,13 +205,16 @@ export async function runStep(
   for (const check of testCase.checks ?? []) checked.push(...(await check.run(run, context)));
   const wireSplit = judgedByCase(wire.findings, testCase.requirements);
   const checkSplit = judgedByCase(checked, testCase.requirements);
-  const findings = [...answer, ...wireSplit.judged, ...checkSplit.judged];
-  const noticed = [...wireSplit.noticed, ...checkSplit.noticed];
+  const judged = [...answer, ...wireSplit.judged, ...checkSplit.judged];
+  const findings = eof === undefined ? judged : [eof];
+  const noticed = [...wireSplit.noticed, ...checkSplit.noticed, ...(eof === undefined ? [] : judged)];
+  // A missing EOF is a finding whatever the deadline: no rerun with a longer one changes it.
   const lostRace =
-    (answer.length === 0 &&
+    eof === undefined &&
+    ((answer.length === 0 &&
       wireSplit.judged.length > 0 &&
       deadlineRaceLost(testCase, expected, records.requests.length)) ||
-    answerDeadlineOutrun(testCase, expected, entry, records.requests.length);
+      answerDeadlineOutrun(testCase, expected, entry, records.requests.length));
   // The wire's complaints follow from the missing request; the answer's and the checks' do not.
   const undecidable = pendingRaceLost(
     testCase,
@@ -231,6 +241,30 @@ export async function runStep(
     ...(lostRace ? { inconclusive: true } : {}),
     ...(undecidable === undefined ? {} : { undecidable }),
   };
+}
+
+/**
+ * The EOF fault of a per_event call's processes: each that read one of the call's intercept
+ * requests must reach stdin EOF soon after it (waits, bounded by the frames' own due times).
+ */
+async function perEventEofFault(
+  state: FixtureState,
+  testCase: HarnessCase,
+  records: CaseRecords,
+): Promise<Finding | undefined> {
+  if (testCase.transport !== 'stdio-per_event' || records.requests.length === 0) return undefined;
+  return eofFinding(await perEventEofReadings(state, records.requests));
+}
+
+/** What the stdio mock processes that read `frames` show of their stdin EOF (kit/per-event-eof.ts). */
+export function perEventEofReadings(
+  state: Pick<FixtureState, 'mocks' | 'margins'>,
+  frames: readonly WireFrame[],
+): Promise<EofReading[]> {
+  return awaitEofReadings(frames, () => state.mocks.control.processes(), {
+    eofAfterMessageMs: state.margins.eofAfterMessageMs,
+    reportSlackMs: state.margins.strayFrameWaitMs,
+  });
 }
 
 /**

@@ -57,6 +57,13 @@ export const HARNESS_MARGINS = {
    * that a backend was not asked. HTTP mocks record in the suite's process and need no wait.
    */
   strayFrameWaitMs: 150,
+  /**
+   * How soon after a per_event backend read its one message its stdin must reach EOF: a harness
+   * writes the line and closes stdin together, so anything near this is a harness that waits for
+   * something first (a reply, the exit, its deadline). Far below `answerDeadlineMs`, so a harness
+   * that closes stdin only when it kills the process at its deadline shows as late.
+   */
+  eofAfterMessageMs: 2000,
   /** When a chain case cancels its call: after the first interceptor answered, while the second waits. */
   chainCancelAfterMs: 150,
 } as const;
@@ -83,6 +90,7 @@ export interface ScaledHarnessMargins {
   chainReplyDelayMs: number;
   serialSlackMs: number;
   strayFrameWaitMs: number;
+  eofAfterMessageMs: number;
   chainCancelAfterMs: number;
 }
 
