@@ -39,6 +39,7 @@ type Attempt =
   | { verdict: 'done' }
   | { verdict: 'inconclusive'; findings: Finding[] }
   | { verdict: 'undecidable'; why: string }
+  | { verdict: 'cold-start'; why: string }
   | { verdict: 'just-late'; reading: Exclude<JustLateReading, { verdict: 'kept' }>; findings: Finding[] };
 
 /** The findings with `note` added to the first one's message (what every attempt showed). */
@@ -192,6 +193,7 @@ async function attemptCase(
     if (outcome.blocked !== undefined) ctx.blocked(prefixed([outcome.blocked], where)[0] as Finding);
     if (outcome.untested !== undefined) ctx.untested(outcome.untested);
     if (outcome.undecidable !== undefined) return { verdict: 'undecidable', why: outcome.undecidable };
+    if (outcome.coldStart !== undefined) return { verdict: 'cold-start', why: outcome.coldStart };
     const findings = prefixed(outcome.findings, where);
     if (outcome.justLate !== undefined && outcome.justLate.verdict !== 'kept') {
       return { verdict: 'just-late', reading: outcome.justLate, findings };
@@ -293,6 +295,14 @@ export async function runCase(state: FixtureState, testCase: HarnessCase, ctx: C
     if (outcome.verdict === 'undecidable') {
       undecided.push(outcome.why);
       ctx.evidence({ undecidedAttempts: undecided });
+      continue;
+    }
+    if (outcome.verdict === 'cold-start') {
+      // A longer derived deadline may let the backend come up in time; an exact one is data.
+      if (typeof testCase.deadline === 'number' || attempt === DEADLINE_ATTEMPTS - 1) {
+        ctx.untested(`${outcome.why} (with deadlines of ${tried.join(', ')} ms)`);
+      }
+      timeoutMs *= 2;
       continue;
     }
     last = outcome.findings;
