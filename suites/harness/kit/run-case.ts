@@ -90,6 +90,28 @@ export function refusedValidRegistration(
   );
 }
 
+/**
+ * A registration refused because its token variable is unset: failing to resolve a credential is
+ * an authentication failure, which follows the configured policy when a call is dispatched
+ * (AHPX-FAIL-004), not grounds to refuse the registration. Nothing was delivered, so a case that
+ * judges only what goes out without credentials has no evidence (`untested`).
+ */
+export function refusedUnresolvedToken(
+  testCase: HarnessCase,
+  issues: readonly { path: string; message: string }[],
+  ctx: Pick<CaseContext, 'untested'>,
+): never {
+  const refusal = `the harness refused the registration because its token variable is unset (${issues.map((i) => `${i.path} ${i.message}`).join('; ')})`;
+  const broken = finding(
+    'auth.failure-follows-policy',
+    `${refusal}: an unresolved credential is an authentication failure that follows the ${testCase.policy} policy when the call is dispatched; accept the registration and apply the policy instead`,
+  );
+  if (!testCase.requirements.includes(broken.requirement)) {
+    ctx.untested(`${refusal}, so nothing was delivered to show whether it would send without credentials`);
+  }
+  throw new CaseFailure([broken]);
+}
+
 async function configureCase(
   state: FixtureState,
   testCase: HarnessCase,
@@ -119,6 +141,7 @@ async function configureCase(
     return false;
   }
   if (!configured.accepted) {
+    if (testCase.auth === 'missing-token') refusedUnresolvedToken(testCase, configured.issues, ctx);
     throw new CaseFailure([refusedValidRegistration(configured.issues)]);
   }
   state.configured = key;
