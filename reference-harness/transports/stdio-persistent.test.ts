@@ -31,6 +31,7 @@ function backend(
     command?: string;
     env?: Record<string, string>;
     isNoise?: (item: NdjsonItem) => boolean;
+    startupMs?: number;
   } = {},
 ) {
   const t = createPersistentStdioTransport({
@@ -41,6 +42,7 @@ function backend(
     killGraceMs: TEST_BACKEND_MARGINS.killGraceMs,
     ...(extra.maxFrameBytes === undefined ? {} : { maxFrameBytes: extra.maxFrameBytes }),
     ...(extra.isNoise === undefined ? {} : { isNoise: extra.isNoise }),
+    ...(extra.startupMs === undefined ? {} : { startupMs: extra.startupMs }),
   });
   open.push(t);
   return t;
@@ -319,5 +321,22 @@ describe('persistent stdio transport', () => {
     expect(t.livePids()).toEqual([]);
     expect(await handleCounts()).toEqual(before);
     await t.close();
+  });
+});
+
+describe('startupMs', () => {
+  it('writes nothing for a call that ends while the new process starts, and keeps the process for the next', async () => {
+    const t = backend([], { startupMs: 400 });
+    const first = recordingContext();
+    const pending = t.request(requestFrame(1), first);
+    setTimeout(() => first.controller.abort(new DOMException('deadline', 'TimeoutError')), 50);
+    const reply = await pending;
+    expect(reply.ok).toBe(false);
+    expect(first.frames).toEqual([]);
+    const pid = onlyPid(t);
+    const second = recordingContext();
+    expectOk(await t.request(requestFrame(2), second));
+    expect(second.frames.map((f) => f.direction)).toEqual(['out', 'in']);
+    expect(onlyPid(t)).toBe(pid);
   });
 });

@@ -31,6 +31,12 @@ export interface PersistentStdioOptions {
    * protocol and anything else poisons the process, as the draft says.
    */
   isNoise?: (item: NdjsonItem) => boolean;
+  /**
+   * How long a freshly spawned process is left to come up before its first request is written,
+   * for a harness that waits for its backend to start. The wait is part of the call's deadline: a
+   * call that ends first writes nothing, and the process stays for the next call. Default 0.
+   */
+  startupMs?: number;
 }
 
 /**
@@ -84,6 +90,8 @@ interface Session {
   retired: boolean;
   /** True once `proc.started` resolved true. */
   running: boolean;
+  /** Resolves once the process has had `startupMs` to come up (at once without it). */
+  startedUp: Promise<void> | undefined;
   /** Why we ended the process, reported if a request was still owed a reply. */
   ourReason: { code: TransportFailureCode; detail: string } | undefined;
 }
@@ -177,6 +185,7 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
       dead: false,
       retired: false,
       running: false,
+      startedUp: undefined,
       ourReason: undefined,
       proc: spawnBackendProcess({
         command: options.command,
@@ -198,6 +207,7 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
         },
       }),
     };
+    if (options.startupMs) s.startedUp = options.clock.sleep(options.startupMs);
     procs.add(s.proc);
     sessions.add(s);
     void s.proc.exited.then(() => maybeDead(s));
@@ -229,6 +239,9 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
     if (!started) {
       retire(s);
       return launchFailure(s.proc, options.command);
+    }
+    if (s.startedUp && (await raceSignal(s.startedUp, cancel)) === ABORTED) {
+      return { ok: false, failure: abortedFailure(cancel) };
     }
     s.running = true;
     if (closing) return failedReply('stdio.closed', 'the transport was closed');

@@ -59,3 +59,28 @@ describe('failureMatrix', () => {
       expect(c.name.startsWith(c.requirements[0] ?? '?')).toBe(true);
   });
 });
+
+describe('an unset token variable', () => {
+  const tokenCases = failureMatrix('http').filter((c) => c.auth === 'missing-token');
+
+  it('judges the policy apart from fallback delivery, which only fail-open can show', () => {
+    expect(tokenCases.map((c) => [c.name, c.requirements])).toEqual([
+      [
+        'AHP-FAIL-001/transport:http/policy:fail-open/class:auth/token-variable-missing',
+        ['AHP-FAIL-001', 'AHPX-FAIL-007', 'AHPX-FAIL-004'],
+      ],
+      [
+        'AHPX-FAIL-005/transport:http/policy:fail-open/class:auth/token-variable-missing/nothing-sent-without-credentials',
+        ['AHPX-FAIL-005'],
+      ],
+      [
+        'AHP-FAIL-001/transport:http/policy:fail-closed/class:auth/token-variable-missing',
+        ['AHP-FAIL-001', 'AHPX-FAIL-007', 'AHPX-FAIL-004'],
+      ],
+    ]);
+  });
+
+  it('expects nothing delivered in each', () => {
+    for (const c of tokenCases) expect(deriveExpectation(c, c, 1000).wire).toBe('none');
+  });
+});

@@ -79,15 +79,36 @@ function classCases(
     });
   }
   for (const v of variants.filter((x) => x.alone || x.late)) {
-    cases.push({
+    const alone: HarnessCase = {
       name: `${base}/${v.label}`,
       ...common,
       ...(v.late ? lateStep(v, policy) : stepOf(v)),
       ...(v.endpoint === undefined ? {} : { endpoint: v.endpoint }),
       ...(v.auth === undefined ? {} : { auth: v.auth }),
-    });
+    };
+    cases.push(...(v.auth === 'missing-token' ? unresolvedTokenCases(alone) : [alone]));
   }
   return cases;
+}
+
+/**
+ * A token variable that is unset: the policy case judges that the failure follows the policy
+ * (AHPX-FAIL-004), and, under fail-open, a case of its own judges that nothing went out without
+ * credentials (AHPX-FAIL-005). A harness that refuses the registration delivers nothing, which
+ * shows no fallback either way: that case is then `untested`, and only the policy case fails.
+ */
+function unresolvedTokenCases(policyCase: HarnessCase): HarnessCase[] {
+  const withoutFallback = policyCase.requirements.filter((id) => id !== 'AHPX-FAIL-005');
+  if (withoutFallback.length === policyCase.requirements.length) return [policyCase];
+  return [
+    { ...policyCase, requirements: withoutFallback },
+    {
+      ...policyCase,
+      name:
+        policyCase.name.replace(/^AHP-FAIL-001\//, 'AHPX-FAIL-005/') + '/nothing-sent-without-credentials',
+      requirements: ['AHPX-FAIL-005'],
+    },
+  ];
 }
 
 /** An explicit deny is a decision under both policies, and a valid `[]` continues. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { HarnessCase } from './case-model.js';
 import type { Behaviour } from '../../../mock-backend/index.js';
-import { caseTimeoutMs, leavesHarnessClean } from './run-case.js';
+import { CaseFailure } from '../../common/finding.js';
+import { caseTimeoutMs, leavesHarnessClean, refusedUnresolvedToken } from './run-case.js';
 import { scaledHarnessMargins } from './timing.js';
 
 const base: HarnessCase = {
@@ -44,5 +45,42 @@ describe('caseTimeoutMs', () => {
     );
     expect(caseTimeoutMs(base, state)).toBe(20_000);
     expect(caseTimeoutMs({ ...base, deadline: 123 }, state)).toBe(123);
+  });
+});
+
+describe('refusedUnresolvedToken', () => {
+  const tokenCase: HarnessCase = {
+    ...base,
+    transport: 'http',
+    auth: 'missing-token',
+    behaviour: { kind: 'respond' },
+    requirements: ['AHP-FAIL-001', 'AHPX-FAIL-004'],
+  };
+  const issues = [{ path: 'hooks[0].authentication.tokenEnv', message: 'is not set' }];
+  const ctx = {
+    untested: (reason: string): never => {
+      throw new Error(`untested: ${reason}`);
+    },
+  };
+
+  it('fails the policy case under the authentication-failure rule, not as a refused valid registration', () => {
+    let thrown: unknown;
+    try {
+      refusedUnresolvedToken(tokenCase, issues, ctx);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(CaseFailure);
+    const findings = (thrown as CaseFailure).findings;
+    expect(findings.map((f) => [f.rule, f.requirement])).toEqual([
+      ['auth.failure-follows-policy', 'AHPX-FAIL-004'],
+    ]);
+    expect(findings[0]?.message).toMatch(/follows the fail-open policy when the call is dispatched/);
+  });
+
+  it('leaves a case about fallback delivery untested: nothing was delivered', () => {
+    expect(() =>
+      refusedUnresolvedToken({ ...tokenCase, requirements: ['AHPX-FAIL-005'] }, issues, ctx),
+    ).toThrow(/untested: .*nothing was delivered/);
   });
 });

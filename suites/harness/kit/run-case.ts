@@ -48,6 +48,7 @@ type Attempt =
   | { verdict: 'done' }
   | { verdict: 'inconclusive'; findings: Finding[] }
   | { verdict: 'undecidable'; why: string }
+  | { verdict: 'cold-start'; why: string }
   | { verdict: 'just-late'; reading: Exclude<JustLateReading, { verdict: 'kept' }>; findings: Finding[] };
 
 /** The findings with `note` added to the first one's message (what every attempt showed). */
@@ -98,6 +99,28 @@ export function refusedValidRegistration(
   );
 }
 
+/**
+ * A registration refused because its token variable is unset: failing to resolve a credential is
+ * an authentication failure, which follows the configured policy when a call is dispatched
+ * (AHPX-FAIL-004), not grounds to refuse the registration. Nothing was delivered, so a case that
+ * judges only what goes out without credentials has no evidence (`untested`).
+ */
+export function refusedUnresolvedToken(
+  testCase: HarnessCase,
+  issues: readonly { path: string; message: string }[],
+  ctx: Pick<CaseContext, 'untested'>,
+): never {
+  const refusal = `the harness refused the registration because its token variable is unset (${issues.map((i) => `${i.path} ${i.message}`).join('; ')})`;
+  const broken = finding(
+    'auth.failure-follows-policy',
+    `${refusal}: an unresolved credential is an authentication failure that follows the ${testCase.policy} policy when the call is dispatched; accept the registration and apply the policy instead`,
+  );
+  if (!testCase.requirements.includes(broken.requirement)) {
+    ctx.untested(`${refusal}, so nothing was delivered to show whether it would send without credentials`);
+  }
+  throw new CaseFailure([broken]);
+}
+
 async function configureCase(
   state: FixtureState,
   testCase: HarnessCase,
@@ -127,6 +150,7 @@ async function configureCase(
     return false;
   }
   if (!configured.accepted) {
+    if (testCase.auth === 'missing-token') refusedUnresolvedToken(testCase, configured.issues, ctx);
     throw new CaseFailure([refusedValidRegistration(configured.issues)]);
   }
   state.configured = key;
@@ -202,6 +226,7 @@ async function attemptCase(
     if (outcome.blocked !== undefined) ctx.blocked(prefixed([outcome.blocked], where)[0] as Finding);
     if (outcome.untested !== undefined) ctx.untested(outcome.untested);
     if (outcome.undecidable !== undefined) return { verdict: 'undecidable', why: outcome.undecidable };
+    if (outcome.coldStart !== undefined) return { verdict: 'cold-start', why: outcome.coldStart };
     const findings = prefixed(outcome.findings, where);
     if (outcome.justLate !== undefined && outcome.justLate.verdict !== 'kept') {
       return { verdict: 'just-late', reading: outcome.justLate, findings };
@@ -305,6 +330,14 @@ export async function runCase(state: FixtureState, testCase: HarnessCase, ctx: C
     if (outcome.verdict === 'undecidable') {
       undecided.push(outcome.why);
       ctx.evidence({ undecidedAttempts: undecided });
+      continue;
+    }
+    if (outcome.verdict === 'cold-start') {
+      // A longer derived deadline may let the backend come up in time; an exact one is data.
+      if (typeof testCase.deadline === 'number' || attempt === DEADLINE_ATTEMPTS - 1) {
+        ctx.untested(`${outcome.why} (with deadlines of ${tried.join(', ')} ms)`);
+      }
+      timeoutMs *= 2;
       continue;
     }
     last = outcome.findings;

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Expected, HarnessCase } from './case-model.js';
+import type { InvokeResult } from '../../driver/index.js';
+import type { Expected, HarnessCase, StepRun } from './case-model.js';
+import { CASE_BACKEND_ID } from './registration.js';
 import {
   answerDeadlineOutrun,
+  coldStartOutcome,
   deadlineRaceLost,
   pendingRaceLost,
   stepEvent,
@@ -120,5 +123,59 @@ describe('stepEvent', () => {
   it('gives a tool event other than tool.before a unique call id', () => {
     const event = stepEvent(state, 3, 'tool.after');
     expect(stepIds(event)).toEqual(['evt-p-3', 'call-p-3']);
+  });
+});
+
+describe('coldStartOutcome', () => {
+  const persistent: HarnessCase = {
+    ...testCase,
+    transport: 'stdio-persistent',
+    behaviour: { kind: 'respond' },
+  };
+  const answered: Expected = {
+    ...expected,
+    decision: 'continue',
+    synthetic: false,
+    audit: { outcome: 'no-effect', policy: 'fail-closed' },
+  };
+  const why = 'the backend process ... was still starting';
+  const runOf = (exp: Expected, result: InvokeResult): StepRun => ({
+    index: 0,
+    eventId: 'e',
+    suggestedEventId: 'e',
+    callId: 'c',
+    expected: exp,
+    result,
+    records: { requests: [], frames: [] } as unknown as StepRun['records'],
+    elapsedMs: 500,
+  });
+  const timedOut = (decision: 'continue' | 'deny', synthetic: boolean): InvokeResult => ({
+    decision,
+    synthetic,
+    interrupted: false,
+    eventId: 'e',
+    audit: [
+      {
+        backendId: CASE_BACKEND_ID,
+        outcome: 'operational-failure',
+        mode: 'intercept',
+        failureClass: 'deadline-exceeded',
+        policy: 'fail-closed',
+        synthetic,
+      },
+    ],
+  });
+
+  it('shows nothing, and blames nothing on delivery, when the deadline failure follows the policy', () => {
+    const outcome = coldStartOutcome(runOf(answered, timedOut('deny', true)), persistent, why);
+    expect(outcome.findings).toEqual([]);
+    expect(outcome.coldStart).toBe(why);
+  });
+
+  it('judges any other answer against the case, never as an undelivered request', () => {
+    const outcome = coldStartOutcome(runOf(answered, timedOut('continue', false)), persistent, why);
+    expect(outcome.coldStart).toBeUndefined();
+    expect(outcome.findings.length).toBeGreaterThan(0);
+    expect(outcome.findings.map((f) => f.rule)).not.toContain('delivery.request-sent');
   });
 });

@@ -13,12 +13,14 @@ import type { Finding } from '../../common/finding.js';
 import { samplePayload } from './event-payloads.js';
 import { gaveUpEarly } from './gave-up-early.js';
 import { judgeAnswer } from './judge.js';
+import { settle } from './expectation.js';
 import { readJustLate, type JustLateReading } from './just-late.js';
 import { CASE_BACKEND_ID } from './registration.js';
 import { blockingFinding } from './blocking.js';
 import { waitUntilArrivedOrQuiet } from './quiet-wait.js';
 import { framesSince, judgedByCase, stepBlocker } from './step-verdict.js';
 import { checkWire } from './wire-check.js';
+import { startedDuring, stillStarting } from './cold-start.js';
 import type { CaseSteps } from './step-identity.js';
 import { decodeFrames, recordsForCall, type CaseRecords, type WireFrame } from './wire-records.js';
 import { awaitEofReadings, eofFinding, type EofReading } from './per-event-eof.js';
@@ -90,17 +92,23 @@ export async function awaitDeliveries(
   count: number,
   method = 'hooks/intercept',
   mayFallShort = false,
+  startedWallMs?: number,
 ): Promise<void> {
   const mock = mockFor(state, testCase);
   const mine = () => decodeFrames(mock.recordings({ type: 'inbound' })).filter(belongs);
   const matching = () => mine().filter((f) => f.method === method).length;
   if (!mayFallShort) {
+    const startedQuiet =
+      startedWallMs === undefined ? () => false : startQuiet(state, testCase, startedWallMs);
     // A step whose frames hold no request the mock can answer is blocked (kit/blocking.ts): no
-    // frame that arrives later can make it judgeable, so the wait ends there.
+    // frame that arrives later can make it judgeable, so the wait ends there; so does a step whose
+    // backend came up after the call began and was given nothing (kit/cold-start.ts).
     const settled = () => {
       const frames = mine();
       return (
-        frames.filter((f) => f.method === method).length >= count || blockingFinding(frames) !== undefined
+        frames.filter((f) => f.method === method).length >= count ||
+        blockingFinding(frames) !== undefined ||
+        (frames.length === 0 && startedQuiet())
       );
     };
     await mock.waitForDelivery(settled, { timeoutMs: state.margins.deliveryWaitMs }).catch(() => undefined);
@@ -119,6 +127,25 @@ export async function awaitDeliveries(
   );
 }
 
+/**
+ * True once every stdio mock process that came up after `startedWallMs` has been known for the
+ * settle tolerance: a request the harness wrote to one while it started is read and recorded as
+ * it comes up, so by then none is coming.
+ */
+function startQuiet(state: FixtureState, testCase: HarnessCase, startedWallMs: number): () => boolean {
+  if (testCase.transport === 'http') return () => false;
+  const firstSeen = new Map<number, number>();
+  return () => {
+    const now = performance.now();
+    const fresh = startedDuring(state.mocks.control.processes(), { startedWallMs });
+    for (const p of fresh) if (!firstSeen.has(p.pid)) firstSeen.set(p.pid, now);
+    return (
+      fresh.length > 0 &&
+      fresh.every((p) => now - (firstSeen.get(p.pid) ?? now) >= state.margins.settleToleranceMs)
+    );
+  };
+}
+
 /** What one step came to. */
 export interface StepOutcome {
   run: StepRun;
@@ -132,6 +159,8 @@ export interface StepOutcome {
   inconclusive?: boolean;
   justLate?: JustLateReading;
   undecidable?: string;
+  /** The call ended while its backend was still starting, as the driver's answer allows: it shows nothing. */
+  coldStart?: string;
 }
 
 export async function runStep(
@@ -153,6 +182,7 @@ export async function runStep(
   const started = performance.now();
   const result: InvokeResult = await state.client.invoke(params);
   const elapsedMs = performance.now() - started;
+  const answeredWallMs = Date.now();
   steps.addId(index, result.eventId);
   const entry = result.audit.find((a) => a.backendId === CASE_BACKEND_ID && a.mode !== 'observe');
   const belongs = steps.of(index);
@@ -164,6 +194,7 @@ export async function runStep(
       Math.max(1, entry?.attempts ?? 1),
       'hooks/intercept',
       expected.wire === 'any',
+      startedWallMs,
     );
   }
   const records = recordsForCall(mockFor(state, testCase).recordings(), belongs);
@@ -183,6 +214,15 @@ export async function runStep(
   const stepFrames = [...records.frames, ...framesSince(recordings, startedWallMs, records)];
   const blocked = stepBlocker(testCase, expected, records, stepFrames);
   if (blocked !== undefined) return { run, findings: [], noticed: [], blocked };
+  const starting =
+    expected.wire === 'delivered' && stepFrames.length === 0 && testCase.transport !== 'http'
+      ? stillStarting(state.mocks.control.processes(), {
+          startedWallMs,
+          answeredWallMs,
+          startupSlackMs: state.margins.startupSlackMs,
+        })
+      : undefined;
+  if (starting !== undefined) return coldStartOutcome(run, testCase, starting);
   // A per_event backend that never got EOF cannot end its exchange: what the call came to then
   // rests on that, so the EOF fault blocks the case, or is the one finding of a case it is the
   // subject of (kit/per-event-eof.ts).
@@ -265,6 +305,32 @@ export function perEventEofReadings(
     eofAfterMessageMs: state.margins.eofAfterMessageMs,
     reportSlackMs: state.margins.strayFrameWaitMs,
   });
+}
+
+/**
+ * A call whose backend was still starting when it ended (kit/cold-start.ts) is judged on what the
+ * driver reported: a deadline failure under the case's policy is what the draft asks for, and it
+ * shows nothing of what the case checks (the case runs again with a longer deadline, and is `untested` with the reason when every
+ * attempt ends so); any other answer is wrong
+ * whatever the backend did, and fails as the case's expectation says. Nothing is judged against
+ * the wire, which holds nothing of the call.
+ */
+export function coldStartOutcome(run: StepRun, testCase: HarnessCase, starting: string): StepOutcome {
+  const asExpected = judgeAnswer(run.expected, run.result, CASE_BACKEND_ID);
+  const asDeadline = judgeAnswer(deadlineFailure(run.expected, testCase), run.result, CASE_BACKEND_ID);
+  if (asExpected.length === 0 || asDeadline.length === 0) {
+    return { run, findings: [], noticed: [], coldStart: starting };
+  }
+  return { run, findings: asExpected, noticed: [] };
+}
+
+/** The expectation of a call its deadline ended before any reply: a deadline failure under the policy. */
+function deadlineFailure(expected: Expected, testCase: HarnessCase): Expected {
+  const settled = settle(
+    { kind: 'failure', classes: ['deadline-exceeded'], because: 'the backend was still starting' },
+    testCase.policy,
+  );
+  return { configure: 'accepted', ...settled, wire: 'any', deliveryRule: expected.deliveryRule };
 }
 
 /**

@@ -52,6 +52,11 @@ export const HARNESS_MARGINS = {
    */
   serialSlackMs: 20,
   /**
+   * How much before the driver's answer a stdio mock process may report its start and still count
+   * as not up while the call ran (kit/cold-start.ts): the start is stamped on its own wall clock.
+   */
+  startupSlackMs: 20,
+  /**
    * After a call is answered, how long a stdio mock is given to record a frame the harness wrote
    * before answering (the process reads and steps it on its own schedule), before the suite judges
    * that a backend was not asked. HTTP mocks record in the suite's process and need no wait.
@@ -89,6 +94,7 @@ export interface ScaledHarnessMargins {
   settleToleranceMs: number;
   chainReplyDelayMs: number;
   serialSlackMs: number;
+  startupSlackMs: number;
   strayFrameWaitMs: number;
   eofAfterMessageMs: number;
   chainCancelAfterMs: number;
