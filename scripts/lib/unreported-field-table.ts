@@ -11,6 +11,7 @@ import {
   type ReportedField,
 } from '../../suites/harness/kit/rule-evidence.js';
 import { HARNESS_RULES, type RuleKey } from '../../suites/harness/kit/rules.js';
+import { markdownTable, markdownTableInPage } from './markdown-table.js';
 
 /** The table's header cells. */
 export const UNREPORTED_FIELD_HEADER = [
@@ -57,25 +58,10 @@ export function unreportedFieldRows(): string[][] {
 
 /** The table as Markdown (before prettier aligns it). */
 export function unreportedFieldTable(): string {
-  const [header, ...rows] = unreportedFieldRows() as [string[], ...string[][]];
-  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+  return markdownTable(unreportedFieldRows());
 }
 
-/** The cells of the Markdown table in `page` whose first header cell is this table's; [] when none. */
+/** The cells of this table in `page`; [] when none. */
 export function unreportedFieldTableInPage(page: string): string[][] {
-  const lines = page.split('\n');
-  const cells = (l: string) =>
-    l
-      .trim()
-      .replace(/^\||\|$/g, '')
-      .split('|')
-      .map((c) => c.trim());
-  const start = lines.findIndex((l) => l.startsWith('|') && cells(l)[0] === UNREPORTED_FIELD_HEADER[0]);
-  if (start < 0) return [];
-  const rows: string[][] = [];
-  for (let i = start; i < lines.length && (lines[i] as string).startsWith('|'); i++) {
-    if (i !== start + 1) rows.push(cells(lines[i] as string));
-  }
-  return rows;
+  return markdownTableInPage(page, UNREPORTED_FIELD_HEADER[0] as string);
 }

@@ -7,6 +7,7 @@
 import { BEHAVIOUR_TRANSPORTS, type Behaviour } from '../../mock-backend/index.js';
 import { classifyBehaviour } from '../../suites/harness/kit/classify.js';
 import { HARNESS_TRANSPORTS, type HarnessTransport } from '../../suites/harness/kit/timing.js';
+import { markdownTable, markdownTableInPage } from './markdown-table.js';
 
 /** The subscription deadline the rows are read against (the delay row answers after it). */
 const TIMEOUT_MS = 1000;
@@ -69,25 +70,10 @@ export function wireFaultRows(): string[][] {
 
 /** The table as Markdown (before prettier aligns it). */
 export function wireFaultTable(): string {
-  const [header, ...rows] = wireFaultRows() as [string[], ...string[][]];
-  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+  return markdownTable(wireFaultRows());
 }
 
-/** The cells of the Markdown table in `page` whose header row is the wire-fault header; [] when none. */
+/** The cells of this table in `page`; [] when none. */
 export function tableInPage(page: string): string[][] {
-  const lines = page.split('\n');
-  const cells = (l: string) =>
-    l
-      .trim()
-      .replace(/^\||\|$/g, '')
-      .split('|')
-      .map((c) => c.trim());
-  const start = lines.findIndex((l) => l.startsWith('|') && cells(l)[0] === WIRE_FAULT_HEADER[0]);
-  if (start < 0) return [];
-  const rows: string[][] = [];
-  for (let i = start; i < lines.length && (lines[i] as string).startsWith('|'); i++) {
-    if (i !== start + 1) rows.push(cells(lines[i] as string));
-  }
-  return rows;
+  return markdownTableInPage(page, WIRE_FAULT_HEADER[0] as string);
 }
