@@ -1,7 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DriverClient } from './client.js';
-import { DriverCallError } from './errors.js';
+import {
+  expectCloseRefusesLaterCalls,
+  expectCrashDeniedSynthetically,
+} from './test-drivers/example-driver-checks.js';
 import { writeInlineBackend, type InlineBackend } from './test-drivers/inline-backend.js';
 
 // The example driver that docs/driver-protocol.md shows third-party authors: it must really work.
@@ -35,20 +38,8 @@ describe('docs/examples/minimal-driver.mjs', () => {
     });
     const denied = await client.invoke(call({ mode: 'deny', reason: 'not today' }));
     expect(denied).toMatchObject({ decision: 'deny', reason: 'not today', synthetic: false });
-    const crashed = await client.invoke(call({ mode: 'exit-1' }));
-    expect(crashed).toMatchObject({
-      decision: 'deny',
-      synthetic: true,
-      audit: [
-        { outcome: 'operational-failure', failureClass: 'process', policy: 'fail-closed', synthetic: true },
-      ],
-    });
-    await client.close();
-    const before = backend.received().length;
-    const error = await client.invoke(call({ command: 'ls' })).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(DriverCallError);
-    expect((error as DriverCallError).rpcCode).toBe(-32012);
-    expect(backend.received()).toHaveLength(before);
+    await expectCrashDeniedSynthetically(client);
+    await expectCloseRefusesLaterCalls(client, backend);
   });
 
   it('refuses a registration without a failure policy, naming the field', async () => {

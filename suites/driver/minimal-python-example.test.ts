@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DriverClient } from './client.js';
-import { DriverCallError } from './errors.js';
+import {
+  expectCloseRefusesLaterCalls,
+  expectCrashDeniedSynthetically,
+} from './test-drivers/example-driver-checks.js';
 import { writeInlineBackend, type InlineBackend } from './test-drivers/inline-backend.js';
 
 // The Python example driver that docs/driver-protocol.md shows third-party authors: a harness
@@ -76,20 +79,8 @@ describe('docs/examples/minimal-driver.py', () => {
     const denied = await client.invoke(call({ mode: 'deny', reason: 'not today' }));
     expect(denied).toMatchObject({ decision: 'deny', reason: 'not today', synthetic: false });
     expect(backend.pids().slice(pidsBefore)).toHaveLength(1);
-    const crashed = await client.invoke(call({ mode: 'exit-1' }));
-    expect(crashed).toMatchObject({
-      decision: 'deny',
-      synthetic: true,
-      audit: [
-        { outcome: 'operational-failure', failureClass: 'process', policy: 'fail-closed', synthetic: true },
-      ],
-    });
-    await client.close();
-    const before = backend.received().length;
-    const error = await client.invoke(call({ command: 'ls' })).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(DriverCallError);
-    expect((error as DriverCallError).rpcCode).toBe(-32012);
-    expect(backend.received()).toHaveLength(before);
+    await expectCrashDeniedSynthetically(client);
+    await expectCloseRefusesLaterCalls(client, backend);
   });
 
   it('per_event stdio: a shell starts each backend, and the quoted arguments reach it unexpanded', async () => {
