@@ -46,3 +46,38 @@ export function stillStarting(processes: readonly ProcessInfo[], call: CallWindo
   const when = after >= 0 ? `${after} ms after the driver's answer` : `as the driver answered`;
   return `the backend process the harness started for this call was still starting when the call ended (it came up ${when}), so no request reached the mock`;
 }
+
+/** A request the mock recorded: its connection (a stdio process's pid), arrival and scripted writes. */
+export interface DeliveredRequest {
+  connectionId: string;
+  atWallMs: number;
+  actions: readonly { type: string; afterMs?: number }[];
+}
+
+/**
+ * Why the call shows nothing of its reply, when the records show a start that ate the deadline:
+ * the request reached a backend process started inside the call, the mock's scripted hold would
+ * have fit inside `timeoutMs` on its own, but counted from the call's start the reply was due only
+ * after the deadline. A harness that gave up then was right, and the case learnt nothing of what
+ * it checks. Undefined otherwise (a warm backend, or a reply that was due inside the deadline, is
+ * judged as usual).
+ */
+export function startOutlastedDeadline(
+  processes: readonly ProcessInfo[],
+  call: Pick<CallWindow, 'startedWallMs'>,
+  requests: readonly DeliveredRequest[],
+  timeoutMs: number,
+): string | undefined {
+  const deadlineWallMs = call.startedWallMs + timeoutMs;
+  const coldPids = new Set(startedDuring(processes, call).map((p) => String(p.pid)));
+  for (const request of requests) {
+    if (!coldPids.has(request.connectionId)) continue;
+    const hold = request.actions.find((a) => a.type === 'write')?.afterMs;
+    if (hold === undefined || hold >= timeoutMs) continue;
+    const dueWallMs = request.atWallMs + hold;
+    if (dueWallMs <= deadlineWallMs) continue;
+    const startedAfter = Math.round(request.atWallMs - call.startedWallMs);
+    return `the backend process the harness started for this call took ${startedAfter} ms to read the request, so the reply the mock holds ${hold} ms was due after the ${timeoutMs} ms deadline`;
+  }
+  return undefined;
+}

@@ -20,7 +20,7 @@ import { blockingFinding } from './blocking.js';
 import { waitUntilArrivedOrQuiet } from './quiet-wait.js';
 import { framesSince, judgedByCase, stepBlocker } from './step-verdict.js';
 import { checkWire } from './wire-check.js';
-import { startedDuring, stillStarting } from './cold-start.js';
+import { startedDuring, startOutlastedDeadline, stillStarting } from './cold-start.js';
 import type { CaseSteps } from './step-identity.js';
 import { decodeFrames, recordsForCall, type CaseRecords, type WireFrame } from './wire-records.js';
 import { awaitEofReadings, eofFinding, type EofReading } from './per-event-eof.js';
@@ -223,6 +223,16 @@ export async function runStep(
         })
       : undefined;
   if (starting !== undefined) return coldStartOutcome(run, testCase, starting);
+  const outlasted =
+    expected.wire === 'delivered' && testCase.transport !== 'http'
+      ? startOutlastedDeadline(
+          state.mocks.control.processes(),
+          { startedWallMs },
+          records.requests,
+          runContext.timeoutMs,
+        )
+      : undefined;
+  if (outlasted !== undefined) return coldStartOutcome(run, testCase, outlasted);
   // A per_event backend that never got EOF cannot end its exchange: what the call came to then
   // rests on that, so the EOF fault blocks the case, or is the one finding of a case it is the
   // subject of (kit/per-event-eof.ts).
