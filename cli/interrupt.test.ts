@@ -83,7 +83,7 @@ describe('an interrupted run', () => {
       expect(run.left).toEqual([]);
       const file = join(run.dir, 'report.json');
       expect(run.stdout).toContain(`Partial report: ${file}`);
-      expect(run.stdout).toMatch(/Verdict: none: the run was interrupted after \d+ case\(s\) finished/);
+      expect(run.stdout).toMatch(/Verdict: none: the run was interrupted after \d+ cases? finished/);
       const report = JSON.parse(readFileSync(file, 'utf8')) as Report;
       expect(report.interrupted).toBe(true);
       const cases = report.requirements.flatMap((r) => r.cases);

@@ -339,4 +339,17 @@ describe('startupMs', () => {
     expect(second.frames.map((f) => f.direction)).toEqual(['out', 'in']);
     expect(onlyPid(t)).toBe(pid);
   });
+
+  it('answers a process failure, without waiting out the deadline, when the process ends while it starts', async () => {
+    // `node -e` with a program that exits at once: the process is gone before the wait ends.
+    const t = backend(['-e', 'process.exit(3)'], { command: process.execPath, startupMs: 300 });
+    const ctx = recordingContext();
+    const abort = setTimeout(() => ctx.controller.abort(new DOMException('deadline', 'TimeoutError')), 5000);
+    const started = performance.now();
+    const reply = await t.request(requestFrame(1), ctx);
+    clearTimeout(abort);
+    expectFailure(reply, 'process', 'stdio.exit-nonzero');
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(ctx.frames).toEqual([]);
+  });
 });

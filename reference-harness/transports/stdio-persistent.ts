@@ -243,6 +243,12 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
     if (s.startedUp && (await raceSignal(s.startedUp, cancel)) === ABORTED) {
       return { ok: false, failure: abortedFailure(cancel) };
     }
+    // A process that ended while it was given time to start will never read the request: its
+    // exit is the answer now, not a wait for a reply that cannot come until the deadline.
+    if (s.dead || s.proc.exitInfo() !== undefined) {
+      retire(s);
+      return exitFailure(s.proc, options.command, s.ourReason, 'stdio.exit-before-reply');
+    }
     s.running = true;
     if (closing) return failedReply('stdio.closed', 'the transport was closed');
     if (cancel.aborted) return { ok: false, failure: abortedFailure(cancel) };
