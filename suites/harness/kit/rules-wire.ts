@@ -26,7 +26,7 @@ const PER_EVENT_LIFECYCLE = basis(
   DOC.stdio,
   'Process-per-event lifecycle',
   'MUST',
-  'A per_event backend receives exactly one JSON-RPC message on stdin, followed by EOF.',
+  'The harness writes a per_event backend one JSON-RPC message, then closes its stdin.',
 );
 const JSON_RPC = basis(
   DOC.versioning,
