@@ -45,7 +45,7 @@ interface MustRefuse {
   accepted: string;
 }
 
-const MUST_REFUSE: readonly MustRefuse[] = [
+export const MUST_REFUSE: readonly MustRefuse[] = [
   {
     label: 'duplicate-backend-id',
     edit: (doc) => {
@@ -99,7 +99,7 @@ function noObservation(observer: string, strayWaitMs: number): CaseCheck {
   };
 }
 
-const REFUSE_OR_SERVE: readonly RefuseOrServe[] = [
+export const REFUSE_OR_SERVE: readonly RefuseOrServe[] = [
   {
     label: 'managed-scope-is-refused-or-served',
     requirement: 'AHP-REG-001',
@@ -135,7 +135,7 @@ const REFUSE_OR_SERVE: readonly RefuseOrServe[] = [
 ];
 
 /** The valid one-backend registration every shape starts from. */
-function baseCase(transport: HarnessTransport): HarnessCase {
+export function baseCase(transport: HarnessTransport): HarnessCase {
   return {
     name: 'AHP-REG-001/base',
     requirements: ['AHP-REG-001'],
