@@ -69,6 +69,9 @@ export interface InterceptSubscription {
   includeNative?: boolean;
   /** Where body-selected attachments are uploaded (content-upload.md). */
   upload?: UploadConfig;
+  /** Who owns the subscription; `managed` ones are mandatory policy (capability-auth.md). */
+  scope?: SubscriptionScope;
+  disableable?: boolean;
 }
 /** An observe subscription: never a policy or a deadline. */
 export interface ObserveSubscription {
@@ -78,8 +81,12 @@ export interface ObserveSubscription {
   id?: string;
   includeNative?: boolean;
   upload?: UploadConfig;
+  scope?: SubscriptionScope;
+  disableable?: boolean;
 }
 export type Subscription = InterceptSubscription | ObserveSubscription;
+/** The owner of a subscription's configuration. */
+export type SubscriptionScope = 'managed' | 'project' | 'user';
 
 /** The result of validating a registration: the typed document with warnings, or every violation. */
 export type RegistrationCheck =
@@ -263,6 +270,8 @@ function normalizeSubscription(s: JsonObject): Subscription {
     ...(typeof s.id === 'string' ? { id: s.id } : {}),
     ...(typeof s.includeNative === 'boolean' ? { includeNative: s.includeNative } : {}),
     ...(isJsonObject(s.upload) ? { upload: s.upload as unknown as UploadConfig } : {}),
+    ...(typeof s.scope === 'string' ? { scope: s.scope as SubscriptionScope } : {}),
+    ...(typeof s.disableable === 'boolean' ? { disableable: s.disableable } : {}),
   };
   if (s.mode === 'intercept') {
     return {

@@ -1,7 +1,8 @@
 import type { Violation } from '../protocol/json.js';
 
 /** Stable codes of configuration errors raised by `createHarness`. */
-export type HarnessConfigErrorCode = 'registration-invalid' | 'options-invalid' | 'transport-invalid';
+export type HarnessConfigErrorCode =
+  'registration-invalid' | 'registration-unsupported' | 'options-invalid' | 'transport-invalid';
 
 /** The harness was configured with something it must not use; nothing was started. */
 export class HarnessConfigError extends Error {

@@ -34,6 +34,44 @@ describe('configuration and input', () => {
     expect((err as HarnessConfigError).violations.map((v) => v.requirement)).toContain('AHP-FAIL-001');
   });
 
+  it('refuses what it cannot serve, at its path: an event it never raises, a managed scope', () => {
+    const observer = { mode: 'observe', content: { default: 'metadata' } };
+    const interceptor = {
+      events: ['tool.before'],
+      mode: 'intercept',
+      timeoutMs: 500,
+      failurePolicy: 'fail-closed',
+      content: { default: 'metadata' },
+    };
+    const registration = (subscriptions: JsonValue[]) => ({
+      protocolVersion: 'draft',
+      hooks: [{ id: A, transport: { type: 'http', url: 'http://127.0.0.1:9/' }, subscriptions }],
+    });
+    const refusal = (subscriptions: JsonValue[]) => {
+      try {
+        createHarnessWith({ registration: registration(subscriptions) }, () => {
+          throw new Error('must not build');
+        });
+      } catch (e) {
+        return e as HarnessConfigError;
+      }
+      throw new Error('accepted');
+    };
+    const unraised = refusal([interceptor, { ...observer, events: ['tool.*', 'hook.failure'] }]);
+    expect(unraised).toMatchObject({ code: 'registration-unsupported' });
+    expect(unraised.violations.map((v) => v.path)).toEqual(['$.hooks[0].subscriptions[1].events[1]']);
+    const managed = refusal([{ ...interceptor, scope: 'managed', disableable: false }]);
+    expect(managed.violations.map((v) => v.path)).toEqual(['$.hooks[0].subscriptions[0].scope']);
+    // What it does raise, and a scope that is no mandatory policy, it serves.
+    const served = registration([
+      { ...interceptor, scope: 'project' },
+      { ...observer, events: ['*'] },
+    ]);
+    expect(() =>
+      createHarnessWith({ registration: served }, () => new FakeTransport(new ManualClock(), steps.none())),
+    ).not.toThrow();
+  });
+
   it('rejects bad options and a transport for an unknown backend', () => {
     const clock = new ManualClock();
     const reg = registrationOf([{ id: A, subs: [{ mode: 'intercept', policy: 'fail-open' }] }]);

@@ -10,6 +10,7 @@ import {
   type SupportedEffect,
 } from './advertised-effects.js';
 import { HarnessConfigError } from './errors.js';
+import { unsupportedByHost } from './host-support.js';
 import { DEFAULT_OBSERVER_BOUND_MS } from './observers.js';
 import type { BackendTransport, TokenProvider } from './transport.js';
 import { sendUploadOverHttp, type UploadSender } from './transports/upload.js';
@@ -78,6 +79,14 @@ export function resolveOptions(options: HarnessOptions): ResolvedOptions {
       'registration-invalid',
       `The registration is invalid (${reg.violations.length} problem(s)); fix it before creating the harness.`,
       reg.violations,
+    );
+  }
+  const unsupported = unsupportedByHost(reg.registration);
+  if (unsupported.length > 0) {
+    throw new HarnessConfigError(
+      'registration-unsupported',
+      `The registration asks for what this harness cannot serve (${unsupported.length} problem(s)); change it before creating the harness.`,
+      unsupported,
     );
   }
   const problems: Violation[] = [];

@@ -4,7 +4,9 @@
 // notification is the same bytes (observe-retry-cases.ts). Registration documents without the
 // snapshot version or hooks are refused, and events go only where a subscription matches them,
 // in its mode (registration-dispatch-cases.ts; the mode cases on several backends through
-// chain-cases.ts). Only bearer and oauth are portable endpoint authentication, and a bearer
+// chain-cases.ts). A backend id named twice, an intercepted observation-only event and a managed
+// scope without disableable: false are refused; a managed subscription or an observe subscription
+// to an event the harness may not raise is refused or served (registration-load-cases.ts). Only bearer and oauth are portable endpoint authentication, and a bearer
 // token travels only in the Authorization header (auth-binding-cases.ts).
 import { harnessCases } from '../kit/define.js';
 import { useHarnessFixture } from '../kit/fixture.js';
@@ -13,6 +15,7 @@ import { observerFailureCases } from './fail-observe-cases.js';
 import { observerRetryCases } from './observe-retry-cases.js';
 import { registrationRefusalCases } from './fail-registration-cases.js';
 import { declareChainCases } from './chain-cases.js';
+import { declareLoadCases } from './registration-load-cases.js';
 import {
   declareDispatchCases,
   declareDocumentShapeCases,
@@ -31,3 +34,4 @@ declareDocumentShapeCases(fixture);
 declareDispatchCases(fixture);
 declareChainCases(fixture, dispatchModeCases());
 declareNonPortableAuthCases(fixture);
+declareLoadCases(fixture);

@@ -98,6 +98,50 @@ export const FAMILY_RULES = {
     configuration,
     'A backend whose transport cannot be used is accepted',
   ),
+  'registration.backend-id-unique': rule(
+    'AHP-REG-001',
+    basis(
+      DOC.registration,
+      'Backend fields',
+      'MUST',
+      'Each backend id is unique within the document: a registration that names one backend id twice is invalid, and an invalid registration is refused.',
+    ),
+    configuration,
+    'A registration that names one backend id twice is accepted',
+  ),
+  'registration.intercept-interceptable-only': rule(
+    'AHP-REG-001',
+    basis(
+      DOC.registration,
+      'Subscription fields',
+      'MUST',
+      'An intercept subscription selects only events the harness advertises as interceptable; an observation-only event never is, so a registration that intercepts one is refused.',
+    ),
+    configuration,
+    'An intercept subscription to an observation-only event is accepted',
+  ),
+  'registration.managed-not-disableable': rule(
+    'AHP-REG-001',
+    basis(
+      DOC.capabilityAuth,
+      'Registration',
+      'MUST',
+      'A managed-scope subscription sets disableable: false; one that does not is invalid and refused.',
+    ),
+    configuration,
+    'A managed-scope subscription that does not set disableable: false is accepted',
+  ),
+  'registration.managed-scope-served': rule(
+    'AHP-REG-001',
+    basis(
+      DOC.capabilityAuth,
+      'Registration',
+      'MUST',
+      'A harness that cannot enforce a managed (mandatory) subscription refuses it rather than silently degrading; one it accepts it serves like any other subscription.',
+    ),
+    decision,
+    'A managed subscription the harness accepted is not served as registered',
+  ),
   'auth.portable-bindings': rule(
     'AHP-AUTH-001',
     basis(
