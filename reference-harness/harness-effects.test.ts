@@ -264,6 +264,23 @@ describe("a call's own advertisement", () => {
     });
   });
 
+  it('a flow operation it does not offer rejects the response', async () => {
+    const continueOnly: Capabilities = {
+      ...finishCaps(1),
+      flow: { ...finishCaps(1).flow, operations: ['continue'] },
+    };
+    const { r } = await run(
+      [[cont('more'), { type: 'flow', operation: 'stop', reason: 'halt' }]],
+      finishTurn,
+      {
+        capabilities: continueOnly,
+      },
+    );
+    expect(r.flow).toBeUndefined();
+    expect(r).toMatchObject({ continuationInstructions: [], continuationRemaining: 1 });
+    expect(r.audit[0]).toMatchObject({ outcome: 'operational-failure', failureClass: 'invalid-effects' });
+  });
+
   it('an inject delivery it does not offer rejects the response', async () => {
     const nowOnly: Capabilities = {
       effects: ['deny', 'inject'],
