@@ -136,6 +136,11 @@ describe('builders', () => {
               buildInterceptRequest({ protocolVersion, event: { ...event, id: `${id}2` }, capabilities }),
             ),
           );
+          // With the incoming control state, which comes last in params.
+          const state = { permission: 'none', candidate: { value: fields } };
+          expect(frames.frame(event, JSON.stringify(event), undefined, state)).toBe(
+            JSON.stringify(buildInterceptRequest({ protocolVersion, event, capabilities, state })),
+          );
         },
       ),
     );

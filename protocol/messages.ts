@@ -174,24 +174,23 @@ export class InterceptFrames {
    * JSON text is already known, pass it (`eventText` must be `JSON.stringify(event)`, and
    * `idText`, when given, `JSON.stringify(event.id)`): the event is not serialized again.
    */
-  frame(event: EventEnvelope, eventText?: string, idText?: string): string {
+  frame(event: EventEnvelope, eventText?: string, idText?: string, state?: JsonObject): string {
     const parts = this.#parts;
     // A non-string id is left to stringify (it omits an undefined one); validated events never have one.
     if (parts === undefined || typeof event.id !== 'string') {
-      return JSON.stringify(
-        buildInterceptRequest({
-          protocolVersion: this.protocolVersion,
-          event,
-          capabilities: this.capabilities,
-        }),
-      );
+      const params: InterceptParams = {
+        protocolVersion: this.protocolVersion,
+        event,
+        capabilities: this.capabilities,
+      };
+      if (state !== undefined) params.state = state;
+      return JSON.stringify(buildInterceptRequest(params));
     }
+    // `state` is the last member of params: it goes before the two closing braces.
+    const tail =
+      state === undefined ? parts[2] : `${parts[2].slice(0, -2)},"state":${JSON.stringify(state)}}}`;
     return (
-      parts[0] +
-      (idText ?? jsonStringText(event.id)) +
-      parts[1] +
-      (eventText ?? JSON.stringify(event)) +
-      parts[2]
+      parts[0] + (idText ?? jsonStringText(event.id)) + parts[1] + (eventText ?? JSON.stringify(event)) + tail
     );
   }
 }

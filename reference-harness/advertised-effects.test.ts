@@ -8,6 +8,7 @@ import {
   capabilitiesForView,
   checkAdvertisedEffects,
   SUPPORTED_EFFECTS,
+  unenforceableCapabilities,
 } from './advertised-effects.js';
 
 describe('advertised effects', () => {
@@ -18,7 +19,7 @@ describe('advertised effects', () => {
 
   it('rejects a missing deny, unknown or unenforceable effects and duplicates', () => {
     expect(checkAdvertisedEffects(['message']).map((v) => v.requirement)).toEqual(['AHP-CAP-002']);
-    expect(checkAdvertisedEffects(['deny', 'return'])).toHaveLength(1);
+    expect(checkAdvertisedEffects(['deny', 'elicitation'])).toHaveLength(1);
     expect(checkAdvertisedEffects(['deny', 'deny'])).toHaveLength(1);
     expect(checkAdvertisedEffects('deny')).toHaveLength(1);
   });
@@ -110,6 +111,63 @@ describe('capabilitiesForView', () => {
     };
     expect(capabilitiesForView(replaceOnly, 'turn.start', viewWith(part({ selection: 'omit' })))).toEqual({
       effects: ['deny'],
+    });
+  });
+});
+
+describe("unenforceableCapabilities (a call's own advertisement)", () => {
+  const paths = (caps: unknown, type: string) =>
+    unenforceableCapabilities(caps as never, type).map((v) => v.path);
+
+  it('takes what the staging code applies: return, inject, flow continue with its allowance', () => {
+    expect(
+      paths(
+        {
+          effects: ['deny', 'return', 'inject', 'modify', 'message'],
+          modify: { input: { replace: false, merge: true } },
+          inject: { context: { append: true, deliverAt: ['next_turn'] } },
+        },
+        'tool.before',
+      ),
+    ).toEqual([]);
+    expect(
+      paths(
+        {
+          effects: ['flow', 'message'],
+          flow: { operations: ['stop', 'continue'], remainingContinuations: 0, continuationCount: 2 },
+        },
+        'turn.finish.before',
+      ),
+    ).toEqual([]);
+  });
+
+  it('names each member it cannot enforce, or the draft does not allow there', () => {
+    expect(paths({ effects: ['message'] }, 'tool.before')).toEqual(['$.capabilities.effects']);
+    expect(paths({ effects: ['deny', 'com.example.redact'] }, 'tool.before')).toEqual([
+      '$.capabilities.effects[1]',
+    ]);
+    expect(paths({ effects: ['deny'], 'com.example.x': {} }, 'tool.before')).toEqual([
+      '$.capabilities.com.example.x',
+    ]);
+    // The staging code edits no tool input at tool.permission.request.
+    expect(
+      paths(
+        { effects: ['deny', 'modify'], modify: { input: { replace: true, merge: true } } },
+        'tool.permission.request',
+      ),
+    ).toEqual(['$.capabilities.modify.input']);
+    expect(paths({ effects: ['deny', 'return'] }, 'turn.start')).toEqual(['$.capabilities.effects[1]']);
+  });
+});
+
+describe('return and inject in the default advertisement', () => {
+  it('are offered where the event allows them, inject of context now or at the next turn', () => {
+    expect(capabilitiesForEvent('tool.before', ['deny', 'return', 'inject'])).toEqual({
+      effects: ['deny', 'return', 'inject'],
+      inject: { context: { append: true, deliverAt: ['now', 'next_turn'] } },
+    });
+    expect(capabilitiesForEvent('turn.finish.before', ['deny', 'return', 'inject', 'message'])).toEqual({
+      effects: ['message'],
     });
   });
 });

@@ -1,11 +1,21 @@
 import { effectBoundsFor } from '../protocol/events.js';
-import type { Violation } from '../protocol/json.js';
+import { isJsonObject, type JsonValue, type Violation } from '../protocol/json.js';
+import { validateCapabilities } from '../protocol/capabilities.js';
 import type { Capabilities } from '../protocol/wire-types.js';
 import { contentTargetOf, readSlot } from '../protocol/content-targets.js';
 import { viewHidesContent } from './content-edits.js';
 
 /** The `tool.before` effects this harness can enforce, so the only ones it may advertise. */
-export const SUPPORTED_EFFECTS = ['deny', 'allow', 'ask', 'message', 'modify', 'flow'] as const;
+export const SUPPORTED_EFFECTS = [
+  'deny',
+  'allow',
+  'ask',
+  'message',
+  'modify',
+  'flow',
+  'return',
+  'inject',
+] as const;
 export type SupportedEffect = (typeof SUPPORTED_EFFECTS)[number];
 
 /** Advertised by default: the minimum Tool Interception surface. */
@@ -35,15 +45,21 @@ export function checkAdvertisedEffects(value: unknown): Violation[] {
   return out;
 }
 
+/** Context injection as this harness offers it: appended now or at the next turn. */
+const INJECT_CONTEXT: NonNullable<Capabilities['inject']> = {
+  context: { append: true, deliverAt: ['now', 'next_turn'] },
+};
+
 /**
  * The `params.capabilities` of every `tool.before` request. `modify` covers only the tool input,
  * with both operations, and `flow` only `stop` (the one operation tool.before allows), since that
- * is all the staging code applies.
+ * is all the staging code applies; `inject` appends context, now or at the next turn.
  */
 export function buildCapabilities(advertised: readonly SupportedEffect[]): Capabilities {
   const caps: Capabilities = { effects: [...advertised] };
   if (advertised.includes('modify')) caps.modify = { input: { replace: true, merge: true } };
   if (advertised.includes('flow')) caps.flow = { operations: ['stop'] };
+  if (advertised.includes('inject')) caps.inject = INJECT_CONTEXT;
   return caps;
 }
 
@@ -74,7 +90,49 @@ export function capabilitiesForEvent(
   if (effects.includes('modify') && content !== undefined)
     caps.modify = { [content.target]: { replace: true, merge: true } };
   if (effects.includes('flow')) caps.flow = { operations: ['stop'] };
+  if (effects.includes('inject')) caps.inject = INJECT_CONTEXT;
   return caps;
+}
+
+/**
+ * Why this harness cannot enforce `capabilities` at `eventType` (each problem names the member),
+ * or nothing when it can: what the draft allows there (validateCapabilities), a known effect only
+ * (no reverse-DNS effect or capability member of its own), `modify` of the target the staging
+ * code edits there (the tool input at tool.before, else the event's content target, where it
+ * applies one) and inject of context. A continue allowance is whatever is offered.
+ */
+export function unenforceableCapabilities(capabilities: JsonValue, eventType: string): Violation[] {
+  const requirement = 'AHPX-HARNESS-OPTIONS';
+  const out = validateCapabilities(capabilities, eventType, '$.capabilities');
+  if (out.length > 0 || !isJsonObject(capabilities)) return out;
+  const known = new Set(['effects', 'modify', 'flow', 'inject']);
+  for (const key of Object.keys(capabilities)) {
+    if (!known.has(key))
+      out.push({ path: `$.capabilities.${key}`, message: `this harness enforces no "${key}"`, requirement });
+  }
+  (capabilities.effects as string[]).forEach((effect, i) => {
+    if (!(SUPPORTED_EFFECTS as readonly string[]).includes(effect))
+      out.push({
+        path: `$.capabilities.effects[${i}]`,
+        message: `this harness cannot enforce "${effect}"`,
+        requirement,
+      });
+  });
+  const content = contentTargetOf(eventType);
+  const editable = eventType === 'tool.before' ? 'input' : content?.target;
+  const canEdit =
+    eventType === 'tool.before' ||
+    capabilitiesForEvent(eventType, ['deny', 'modify'])?.effects.includes('modify');
+  const modify = isJsonObject(capabilities.modify) ? capabilities.modify : {};
+  for (const target of Object.keys(modify)) {
+    if (target !== editable || canEdit !== true)
+      out.push({
+        path: `$.capabilities.modify.${target}`,
+        message: `this harness cannot apply modify(${target}) at ${eventType}`,
+        requirement,
+      });
+  }
+  return out;
 }
 
 /**

@@ -14,7 +14,10 @@ export interface ChainSettlement {
   /** The accepted effective state at settlement. */
   state: EffectiveState;
   decision: 'continue' | 'deny';
-  /** The backend's own reason for an explicit deny; a generic local sentence otherwise. */
+  /**
+   * The backend's own reason for an explicit deny or an accepted flow stop; a generic local
+   * sentence for a synthetic denial.
+   */
   reason?: string;
   /** The backend's deny code, for an explicit deny that carried one. */
   denyCode?: string;
@@ -30,7 +33,9 @@ export interface ChainSettlement {
 
 /**
  * Runs the matching interceptors one after another, never concurrently, in registration order.
- * `[]` moves on; an accepted deny or flow stop ends the chain (explicit, under either policy); an operational
+ * `[]` moves on; an accepted deny or flow stop ends the chain (explicit, under either policy); a
+ * stop is no denial: the decision stays `continue` and the flow outcome says the operation does
+ * not go ahead (later interceptors are not asked); an operational
  * failure goes through the subscription's policy once; the call's ending stops everything and
  * is never permission, whatever was accepted before.
  */
@@ -71,10 +76,11 @@ export async function runChain(
       const why = 'not called: an earlier interceptor denied';
       return shortCircuit(intercepts, i, state, records, deps, why, deny, false);
     }
-    // A flow stop ends decision-making like a deny, and the pending tool call does not run.
+    // A flow stop ends decision-making, and the pending operation does not run; it is no denial.
     if (stop) {
       const why = 'not called: an earlier interceptor stopped the flow';
-      return shortCircuit(intercepts, i, state, records, deps, why, { reason: stop.reason }, false);
+      const uncalled = skipFrom(intercepts, i + 1, records, deps, why);
+      return { state, decision: 'continue', reason: stop.reason, synthetic: false, records, uncalled };
     }
   }
   const last = deps.call.ending();
@@ -83,8 +89,8 @@ export async function runChain(
 }
 
 /**
- * The settlement of a chain that interceptor `at` ended by denying (explicitly, by a flow stop,
- * or synthetically after a fail-closed failure): the rest are skipped and left for the boundary copy.
+ * The settlement of a chain that interceptor `at` ended by denying (explicitly, or synthetically
+ * after a fail-closed failure): the rest are skipped and left for the boundary copy.
  */
 function shortCircuit(
   intercepts: readonly Planned<InterceptSubscription>[],

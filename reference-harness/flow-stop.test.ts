@@ -39,8 +39,16 @@ describe('flow stop at tool.before', () => {
       effects: ['deny', 'flow'],
       flow: { operations: ['stop'] },
     });
-    // The pending tool call does not run, and the backend's reason is the one reported.
-    expect(r).toMatchObject({ decision: 'deny', reason: 'The task is done.', synthetic: false });
+    // A stop is no denial: the decision stays continue, the pending tool call does not run, and
+    // the backend's reason is the one reported.
+    expect(r).toMatchObject({
+      decision: 'continue',
+      flow: 'stop',
+      executed: false,
+      reason: 'The task is done.',
+      synthetic: false,
+      finalPermission: 'allow',
+    });
     expect(r.audit.map((x) => [x.backendId, x.mode, x.outcome, x.boundaryCopy])).toEqual([
       [A, 'intercept', 'no-effect', undefined],
       [B, 'intercept', 'effects', undefined],
@@ -64,5 +72,17 @@ describe('flow stop at tool.before', () => {
       failureClass: 'invalid-effects',
     });
     expect(c.deliveries.map((d) => d.method)).toEqual(['request']);
+  });
+
+  it('beside a deny in the same response: the deny decides, and the stop is still reported', async () => {
+    const clock = new ManualClock();
+    const b = new FakeTransport(clock, steps.effects([{ type: 'deny', reason: 'Not this one.' }, STOP]));
+    const { reg, transports } = chain(clock, b);
+    const h = createHarnessWith(
+      optionsFor(clock, reg, transports, { advertisedEffects: ['deny', 'flow'] }),
+      undefined,
+    );
+    const r = await settle(h.invoke(toolCall()), clock);
+    expect(r).toMatchObject({ decision: 'deny', reason: 'Not this one.', flow: 'stop', executed: false });
   });
 });

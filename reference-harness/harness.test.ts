@@ -61,7 +61,13 @@ describe('dispatch and decisions', () => {
       jsonrpc: '2.0',
       id: 'evt_1',
       method: 'hooks/intercept',
-      params: { protocolVersion: 'draft', event: r.event, capabilities: { effects: ['deny'] } },
+      params: {
+        protocolVersion: 'draft',
+        event: r.event,
+        capabilities: { effects: ['deny'] },
+        // The incoming control state: nothing accepted before the first interceptor.
+        state: { permission: 'none', candidate: null },
+      },
     });
     expect(r.event).toMatchObject({
       id: 'evt_1',

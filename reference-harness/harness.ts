@@ -10,9 +10,10 @@ import {
   PROTOCOL_VERSION,
   type Capabilities,
   type EventEnvelope,
+  type InjectEffect,
   type ToolBeforeEvent,
 } from '../protocol/wire-types.js';
-import { buildCapabilities, capabilitiesForEvent } from './advertised-effects.js';
+import { buildCapabilities, capabilitiesForEvent, unenforceableCapabilities } from './advertised-effects.js';
 import type { AuditRecord } from './audit.js';
 import { startCallBudget, type CallBudget } from './budget.js';
 import { Cancellation } from './cancellation.js';
@@ -26,10 +27,10 @@ import type { Ending } from './interruption.js';
 import { deliverObservations, skippedObservations, type ObserveTarget } from './observers.js';
 import { resolveOptions, type HarnessOptions, type ResolvedOptions } from './options.js';
 import { interruptedReason } from './synthetic-denial.js';
-import type { HarnessEvent, Permission } from './staging.js';
+import { initialState, type EffectiveState, type HarnessEvent, type Permission } from './staging.js';
 import { TranscriptRecorder, type TranscriptEntry } from './transcript.js';
 import { prepareUploads, type ConfirmedUpload, type OwnedAttachments } from './attachment-uploads.js';
-import type { JsonObject } from '../protocol/json.js';
+import type { JsonObject, JsonValue, Violation } from '../protocol/json.js';
 import type { BackendTransport, TokenProvider } from './transport.js';
 import { buildInterceptedEvent, type EventInput } from './typed-event.js';
 
@@ -45,6 +46,12 @@ export interface InvokeOptions {
    * chain to each subscription that configures `upload` and selects their body.
    */
   attachments?: OwnedAttachments;
+  /**
+   * The `params.capabilities` of every intercept request of this call, instead of the ones made
+   * from `advertisedEffects`: what the call offers, and so what it applies (a continue within
+   * `flow.remainingContinuations`, its allowance). One this harness cannot enforce is an input error.
+   */
+  capabilities?: Capabilities;
 }
 
 /** The settled outcome of one hook call, for a `tool.before` or (`E`) any other event. */
@@ -72,6 +79,20 @@ export interface InvokeResult<E extends HarnessEvent = ToolBeforeEvent> {
   executed: boolean;
   /** Accepted `message` effects, in order. */
   messages: string[];
+  /**
+   * The supplied result in force when the call settled: an accepted `return` (its value may be
+   * null) on a call that goes ahead with permission `allow` and no flow stop. The original
+   * operation then does not run (`executed` false), which is no denial.
+   */
+  result?: { value: JsonValue };
+  /** The accepted flow outcome; absent when no flow effect was accepted. A stop is not a deny. */
+  flow?: 'stop' | 'continue';
+  /** Accepted continue instructions in order; present when the call's capabilities offer continue. */
+  continuationInstructions?: string[];
+  /** The continuation allowance left after the call; same condition. */
+  continuationRemaining?: number;
+  /** Accepted `inject` effects in order; present when the call's capabilities offer inject. */
+  injections?: InjectEffect[];
   /** The event as first sent. */
   event: E;
   /** The settled effective event (accepted input modifications applied). */
@@ -185,7 +206,23 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
           built.violations,
         );
       }
-      const boundary = typed ? boundaryFor(built.event.type) : undefined;
+      const asked = invokeOptions.capabilities;
+      if (asked !== undefined) {
+        const problems = unenforceableCapabilities(asked as JsonValue, built.event.type);
+        if (problems.length > 0) {
+          const first = problems[0] as Violation;
+          throw new HarnessInputError(
+            `This harness cannot advertise and enforce ${first.path} at ${built.event.type} (${first.message}); offer only what it applies there.`,
+            problems,
+          );
+        }
+      }
+      const boundary =
+        asked !== undefined
+          ? { capabilities: asked, frames: new InterceptFrames(PROTOCOL_VERSION, asked) }
+          : typed
+            ? boundaryFor(built.event.type)
+            : undefined;
       const callCapabilities = boundary?.capabilities ?? capabilities;
       const call = startCallBudget({
         clock,
@@ -220,12 +257,7 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
                 tokenProviders: resolved.tokenProviders,
                 send: resolved.uploadSender,
               });
-        const settlement = await runChain(
-          plan.intercepts,
-          { event, permission: 'none', messages: [] },
-          callCapabilities,
-          deps,
-        );
+        const settlement = await runChain(plan.intercepts, initialState(event), callCapabilities, deps);
         const targets = observeTargets(plan.observers, settlement.uncalled);
         // Interruption starts no observations; otherwise the call owns them until each ends or is bounded.
         // Most calls have no observers: they settle without waiting for an empty delivery.
@@ -240,7 +272,15 @@ export function createHarnessWith(options: HarnessOptions, factory: TransportFac
                 )
               : await deliverObservations(targets, settlement.state.event, resolved.observerBoundMs, deps);
         // The overloads name the event type; the result carries whichever event was raised.
-        const result = callResult(event, settlement, observed, transcript.entries, call, hostPermission);
+        const result = callResult(
+          event,
+          settlement,
+          observed,
+          transcript.entries,
+          call,
+          hostPermission,
+          callCapabilities,
+        );
         if (uploads !== undefined) result.uploads = uploads;
         return result as never;
       } finally {
@@ -273,6 +313,7 @@ function callResult(
   transcript: TranscriptEntry[],
   call: CallBudget,
   hostPermission: HostPermission,
+  capabilities: Capabilities,
 ): InvokeResult<HarnessEvent> {
   const result: InvokeResult<HarnessEvent> = {
     decision: settlement.decision,
@@ -305,7 +346,37 @@ function callResult(
   // Host permission applies after settlement: AHP can only make it stricter.
   result.finalPermission = settlePermission(hostPermission, result.decision, result.permission);
   result.executed = isExecuted(result.decision, result.interrupted, result.finalPermission);
+  reportOutcomes(result, settlement.state, capabilities);
   return result;
+}
+
+/**
+ * The flow, supplied-result, continuation and injection outcomes of a settled call. A flow
+ * outcome or a supplied result means the original operation does not run, without a denial; a
+ * supplied result is in force only where the operation would otherwise have gone ahead, so a
+ * stop, a deny, an interruption or a pending approval leaves none.
+ */
+function reportOutcomes(
+  result: InvokeResult<HarnessEvent>,
+  state: EffectiveState,
+  capabilities: Capabilities,
+): void {
+  if (state.flow !== 'none') {
+    result.flow = state.flow;
+    result.executed = false;
+  }
+  if (state.candidate !== null && result.executed) {
+    result.result = state.candidate;
+    result.executed = false;
+  }
+  const flow = capabilities.flow;
+  if (flow?.operations.includes('continue') === true) {
+    result.continuationInstructions = state.instructions;
+    // Every continue of the call asks for the same one step: one unit, none under a stop.
+    const allowance = flow.remainingContinuations ?? 0;
+    result.continuationRemaining = state.flow === 'continue' ? allowance - 1 : allowance;
+  }
+  if (capabilities.inject !== undefined) result.injections = state.injections;
 }
 
 /** The observers of the event, then the interceptors a short-circuit left uncalled (boundary copies). */

@@ -5,6 +5,7 @@ import type { Capabilities } from '../protocol/wire-types.js';
 import { capabilitiesForView } from './advertised-effects.js';
 import { endingOutcome, openRecord, type AuditRecord } from './audit.js';
 import { contentView } from './content-selection.js';
+import { controlState } from './control-state.js';
 import { startSubscriptionDeadline, type SubscriptionDeadline } from './deadline.js';
 import { sendContext, transportException, type DeliveryDeps } from './delivery.js';
 import type { Planned } from './dispatch.js';
@@ -44,14 +45,21 @@ export async function runInterceptor(
   const view = contentView(state.event, subscription);
   // A view that withholds content is offered no whole-list replace of it (content-edits.ts).
   const capabilities = capabilitiesForView(boundaryCapabilities, state.event.type, view);
+  // Every request carries the incoming control state: what earlier interceptors had accepted.
+  const incoming = controlState(state, capabilities);
   const frame =
     capabilities !== boundaryCapabilities
       ? JSON.stringify(
-          buildInterceptRequest({ protocolVersion: deps.protocolVersion, event: view, capabilities }),
+          buildInterceptRequest({
+            protocolVersion: deps.protocolVersion,
+            event: view,
+            capabilities,
+            state: incoming,
+          }),
         )
       : view === builtEvent.event
-        ? deps.interceptFrames.frame(view, builtEvent.text, builtEvent.idText)
-        : deps.interceptFrames.frame(view);
+        ? deps.interceptFrames.frame(view, builtEvent.text, builtEvent.idText, incoming)
+        : deps.interceptFrames.frame(view, undefined, undefined, incoming);
   const transport = deps.transportFor(planned.backend.id);
   const deadline = startSubscriptionDeadline(clock, deps.call, subscription.timeoutMs);
   // The record starts when the delivery's deadline does (one clock read for both).

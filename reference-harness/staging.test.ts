@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Effect, ToolBeforeEvent } from '../protocol/wire-types.js';
-import { stageEffects, type EffectiveState } from './staging.js';
+import { initialState, stageEffects, type EffectiveState } from './staging.js';
 
 const event: ToolBeforeEvent = {
   id: 'e',
@@ -11,7 +11,7 @@ const event: ToolBeforeEvent = {
   tool: { name: 'Bash', input: { command: 'rm -rf /', cwd: '/', env: { A: '1' } }, origin: 'native' },
   path: 'native',
 };
-const base: EffectiveState = { event, permission: 'none', messages: ['earlier'] };
+const base: EffectiveState = { ...initialState(event), messages: ['earlier'] };
 
 describe('stageEffects', () => {
   it('leaves the state untouched for []', () => {
@@ -27,7 +27,7 @@ describe('stageEffects', () => {
     ]);
     expect(r).toEqual({
       ok: true,
-      state: { event, permission: 'none', messages: ['earlier', 'blocked'] },
+      state: { ...base, messages: ['earlier', 'blocked'] },
       deny: { reason: 'policy says no', code: 'org.example.no' },
     });
     expect(base.messages).toEqual(['earlier']);
@@ -41,14 +41,12 @@ describe('stageEffects', () => {
       time: '2026-01-01T00:00:00Z',
       turn: { id: 't' },
     };
-    const staged = stageEffects({ event: turn, permission: 'none', messages: [] }, [
+    const staged = stageEffects(initialState(turn), [
       { type: 'modify', target: 'input', operation: 'merge', value: { command: 'ls' } },
     ]);
     expect(staged).toMatchObject({ ok: false, code: 'result.effect-inapplicable' });
-    const message = stageEffects({ event: turn, permission: 'none', messages: [] }, [
-      { type: 'message', text: 'hi' },
-    ]);
-    expect(message.ok && message.state).toEqual({ event: turn, permission: 'none', messages: ['hi'] });
+    const message = stageEffects(initialState(turn), [{ type: 'message', text: 'hi' }]);
+    expect(message.ok && message.state).toEqual({ ...initialState(turn), messages: ['hi'] });
   });
 
   it('merges shallowly and replaces whole, keeping null as a value', () => {
@@ -84,27 +82,25 @@ describe('stageEffects', () => {
     expect(sameResponse.ok && sameResponse.state.permission).toBe('allow');
   });
 
-  it('stages a flow stop with its reason; a flow continue cannot be applied at tool.before', () => {
+  it('stages a flow stop with its reason, as a flow outcome and not as a deny', () => {
     const r = stageEffects(base, [
       { type: 'message', text: 'done' },
       { type: 'flow', operation: 'stop', reason: 'The task is done.' },
     ]);
     expect(r).toEqual({
       ok: true,
-      state: { event, permission: 'none', messages: ['earlier', 'done'] },
+      state: { ...base, messages: ['earlier', 'done'], flow: 'stop' },
       stop: { reason: 'The task is done.' },
     });
-    const go = stageEffects(base, [{ type: 'flow', operation: 'continue' }]);
-    expect(go).toMatchObject({ ok: false, code: 'result.effect-inapplicable' });
   });
 
-  it('rejects the whole response when any member cannot be applied here', () => {
+  it('rejects the whole response when any member cannot be applied here, a valid deny included', () => {
     const r = stageEffects(base, [
       { type: 'deny', reason: 'x' },
-      { type: 'return', value: 1 },
+      { type: 'modify', target: 'output', operation: 'merge', value: {} },
     ] as Effect[]);
     expect(r).toMatchObject({ ok: false, code: 'result.effect-inapplicable' });
-    const bad = stageEffects(base, [{ type: 'modify', target: 'output', operation: 'merge', value: {} }]);
+    const bad = stageEffects(base, [{ type: 'modify', target: 'workspace', operation: 'merge', value: {} }]);
     expect(bad.ok).toBe(false);
   });
 });
@@ -128,7 +124,7 @@ describe('stageEffects on content', () => {
       messages: [{ id: 'm1', role: 'user', parts: [part('p1', 'hi')] }],
     },
   };
-  const state: EffectiveState = { event: inbound, permission: 'none', messages: [] };
+  const state: EffectiveState = initialState(inbound);
 
   it('applies edits in order, each over the one before', () => {
     const staged = stageEffects(state, [

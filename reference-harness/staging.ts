@@ -1,8 +1,10 @@
+import { isDeepStrictEqual } from 'node:util';
 import { isJsonObject, type JsonObject, type JsonValue } from '../protocol/json.js';
 import type {
   DenyEffect,
   Effect,
   EventEnvelope,
+  InjectEffect,
   ModifyEffect,
   ToolBeforeEvent,
 } from '../protocol/wire-types.js';
@@ -23,6 +25,27 @@ export interface EffectiveState {
   permission: Permission;
   /** Accepted `message` texts, in order. */
   messages: string[];
+  /** The supplied result in force (an accepted `return`, bound to the effective operation), or null. */
+  candidate: { value: JsonValue } | null;
+  /** The accepted flow outcome: a stop beats any continue. */
+  flow: 'none' | 'stop' | 'continue';
+  /** Accepted continue instructions, in order (kept under a stop, which still wins). */
+  instructions: string[];
+  /** Accepted `inject` effects, in order, each as received. */
+  injections: InjectEffect[];
+}
+
+/** The state a call starts from: nothing accepted yet. */
+export function initialState(event: HarnessEvent): EffectiveState {
+  return {
+    event,
+    permission: 'none',
+    messages: [],
+    candidate: null,
+    flow: 'none',
+    instructions: [],
+    injections: [],
+  };
 }
 
 /** A response staged against a state: the state it would publish, or why it cannot be applied. */
@@ -31,7 +54,10 @@ export type Staged =
       ok: true;
       state: EffectiveState;
       deny?: { reason: string; code?: string };
-      /** An accepted flow stop: decision-making ends here and the pending tool call does not run. */
+      /**
+       * An accepted flow stop: decision-making ends here and the pending operation does not run.
+       * It is not a deny: the call's decision stays `continue`.
+       */
       stop?: { reason: string };
     }
   | { ok: false; code: string; detail: string };
@@ -39,7 +65,10 @@ export type Staged =
 /**
  * Stages a validated effect list without touching `state`; the caller publishes the result only
  * after re-checking the deadline. Modifications apply first, in order, then the rest (approval is
- * tied to the effective arguments, so a changed input voids an earlier `allow`, never an `ask`).
+ * tied to the effective arguments, so a changed input voids an earlier `allow`, never an `ask`; a
+ * supplied result is bound to the effective operation, so a change of it voids an earlier
+ * candidate, and a `return` of this response binds to the modified one and replaces any earlier).
+ * Messages, continue instructions and injections accumulate in order; a stop beats a continue.
  * `seen` is the event as this subscription was sent it (its content view): a content edit is
  * applied against it (content-edits.ts). Anything this harness did not advertise, or cannot
  * apply, makes the whole response inapplicable.
@@ -54,7 +83,13 @@ export function stageEffects(
   let permission = state.permission;
   // Only a changed tool input voids an earlier allow: approval is tied to the arguments.
   if (modified.inputChanged && permission === 'allow') permission = 'none';
+  // An equal operation (keys reordered, a merge of the same values) is no change of it.
+  let candidate =
+    modified.event === state.event || isDeepStrictEqual(modified.event, state.event) ? state.candidate : null;
+  let flow = state.flow;
   const messages = [...state.messages];
+  const instructions = [...state.instructions];
+  const injections = [...state.injections];
   let deny: DenyEffect | undefined;
   let stop: { reason: string } | undefined;
 
@@ -74,19 +109,36 @@ export function stageEffects(
       case 'message':
         messages.push(effect.text);
         break;
+      case 'return':
+        candidate = { value: effect.value };
+        break;
       case 'flow':
-        // tool.before allows only stop; a continue is never applicable here.
-        if (effect.operation !== 'stop') {
-          return { ok: false, code: 'result.effect-inapplicable', detail: 'cannot apply flow continue here' };
+        // The reply judge let only advertised operations (and a continue within the allowance) through.
+        if (effect.operation === 'stop') {
+          stop ??= { reason: effect.reason };
+          flow = 'stop';
+        } else {
+          if (effect.instruction !== undefined) instructions.push(effect.instruction);
+          if (flow === 'none') flow = 'continue';
         }
-        stop ??= { reason: effect.reason };
+        break;
+      case 'inject':
+        injections.push(effect);
         break;
       default:
-        return { ok: false, code: 'result.effect-inapplicable', detail: `cannot apply ${effect.type} here` };
+        // Every draft effect type is handled above; a value beyond them (a cast) is not applied.
+        return {
+          ok: false,
+          code: 'result.effect-inapplicable',
+          detail: `cannot apply ${(effect as Effect).type} here`,
+        };
     }
   }
   const event = modified.event;
-  const staged: Staged = { ok: true, state: { event, permission, messages } };
+  const staged: Staged = {
+    ok: true,
+    state: { event, permission, messages, candidate, flow, instructions, injections },
+  };
   if (deny)
     staged.deny =
       deny.code === undefined ? { reason: deny.reason } : { reason: deny.reason, code: deny.code };

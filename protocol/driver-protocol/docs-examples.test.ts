@@ -70,6 +70,27 @@ describe('the examples of docs/driver-protocol.md', () => {
     }
   });
 
+  it('show every v1.3 member: invoke params with capabilities, results with each outcome member', () => {
+    const lines = transcriptLines(DOC).map((l) => l.message);
+    const params = lines.filter((l) => l.method === 'invoke').map((l) => l.params as object);
+    expect(params.some((p) => 'capabilities' in p)).toBe(true);
+    const results = lines.filter((l) => l.result !== undefined).map((l) => l.result as object);
+    const v13 = [
+      'messages',
+      'input',
+      'result',
+      'flow',
+      'continuationInstructions',
+      'continuationRemaining',
+      'injections',
+    ];
+    for (const member of v13)
+      expect(
+        results.some((r) => member in r),
+        member,
+      ).toBe(true);
+  });
+
   it('each parse against the schema', () => {
     const failing = found.filter((f) => !f.check.ok).map((f) => ({ what: f.what, check: f.check }));
     expect(failing).toEqual([]);

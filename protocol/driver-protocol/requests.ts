@@ -1,7 +1,7 @@
-// What the suite sends with each method (docs/driver-protocol.md, Methods, v1.1 and v1.2 additions).
+// What the suite sends with each method (docs/driver-protocol.md, Methods, v1.1 to v1.3 additions).
 import { z } from 'zod';
 import { isInterceptableEvent } from '../events.js';
-import { amount, count, expecting, nonEmptyText, oneOf, openRecord, record, text } from './fields.js';
+import { amount, count, expecting, list, nonEmptyText, oneOf, openRecord, record, text } from './fields.js';
 import { HOST_PERMISSIONS } from './vocabulary.js';
 
 /** `initialize` params: what the suite speaks. */
@@ -49,6 +49,12 @@ const invokeOptions = {
   budgetMs: amount('must be a non-negative number of milliseconds').exactOptional(),
   /** Cancel the call this many milliseconds after it starts. */
   cancelAfterMs: amount('must be a non-negative number of milliseconds').exactOptional(),
+  /**
+   * v1.3, only with `features.advertise`: exactly the `params.capabilities` the harness advertises
+   * on every intercept request of this call, and enforces. Its members are the AHP ones; the
+   * driver's harness judges them and answers -32602 naming a member it cannot enforce.
+   */
+  capabilities: openRecord({ effects: list(text()) }).exactOptional(),
 };
 
 /** `invoke` params: a `tool.before` (`type` absent or `"tool.before"`) or any announced event type. */

@@ -1,6 +1,7 @@
 // What a driver answers to each method (docs/driver-protocol.md, Methods and Audit entries).
-import type { z } from 'zod';
+import { z } from 'zod';
 import { FAILURE_CLASSES } from '../failure-classes.js';
+import type { JsonValue } from '../json.js';
 import {
   amount,
   count,
@@ -19,6 +20,7 @@ import {
   DELIVERY_MODES,
   DRIVER_BINDINGS,
   FAILURE_POLICIES,
+  FLOW_OUTCOMES,
   HOST_PERMISSIONS,
   KNOWN_FEATURES,
   type KnownFeature,
@@ -82,6 +84,9 @@ export const auditEntrySchema = record({
   durationMs: amount().exactOptional(),
 });
 
+/** Any JSON value, `null` included (a supplied result may be any of them). */
+const anyJson = z.custom<JsonValue>((value) => value !== undefined, 'is missing');
+
 /** One upload a receipt confirmed (v1.2, with `features.uploads`): whose, of which part, its ref. */
 export const confirmedUploadSchema = record({
   backendId: nonEmptyText(),
@@ -107,6 +112,20 @@ export const invokeResultSchema = record({
   eventType: nonEmptyText().exactOptional(),
   /** v1.2, with `features.uploads`: every upload of the call a receipt confirmed. */
   uploads: list(confirmedUploadSchema).exactOptional(),
+  /** v1.3, with `features.outcomes`: accepted `message` texts of the call, in order. */
+  messages: list(text()).exactOptional(),
+  /** v1.3: the final effective tool input (tool.before calls only). */
+  input: openRecord({}).exactOptional(),
+  /** v1.3: the supplied result in force when the call settled (present only then; may be null). */
+  result: anyJson.exactOptional(),
+  /** v1.3: the accepted flow outcome; absent when no flow effect was accepted. A stop is not a deny. */
+  flow: oneOf(FLOW_OUTCOMES).exactOptional(),
+  /** v1.3: accepted continue instructions in order (when the call's capabilities offer continue). */
+  continuationInstructions: list(text()).exactOptional(),
+  /** v1.3: the continuation allowance left after the call (same condition). */
+  continuationRemaining: count().exactOptional(),
+  /** v1.3: accepted `inject` effects in order, each as received (when the capabilities offer inject). */
+  injections: list(openRecord({})).exactOptional(),
   audit: list(auditEntrySchema),
 });
 

@@ -25,7 +25,7 @@ export const DRIVER_BINDINGS = ['stdio', 'http'] as const;
 export type DriverBinding = (typeof DRIVER_BINDINGS)[number];
 
 /**
- * Feature flags with a meaning in v1, v1.1 and v1.2. A flag that is absent counts as false; unknown keys
+ * Feature flags with a meaning in v1 to v1.3. A flag that is absent counts as false; unknown keys
  * are allowed so drivers can announce more without breaking older suites.
  */
 export const KNOWN_FEATURES = [
@@ -44,6 +44,10 @@ export const KNOWN_FEATURES = [
   'hostPermission',
   // v1.2: `invoke` hands in attachment bytes (`bodyBase64`); results carry `uploads`.
   'uploads',
+  // v1.3: `invoke` results carry the outcome members (messages, input, result, flow, ...);
+  // `invoke` accepts `capabilities`, the advertisement the harness uses for that call.
+  'outcomes',
+  'advertise',
 ] as const;
 export type KnownFeature = (typeof KNOWN_FEATURES)[number];
 
@@ -53,6 +57,10 @@ export type KnownFeature = (typeof KNOWN_FEATURES)[number];
  */
 export const HOST_PERMISSIONS = ['allow', 'ask', 'deny'] as const;
 export type HostPermission = (typeof HOST_PERMISSIONS)[number];
+
+/** The accepted flow outcome of a call (v1.3). */
+export const FLOW_OUTCOMES = ['stop', 'continue'] as const;
+export type FlowOutcome = (typeof FLOW_OUTCOMES)[number];
 
 /** The two kinds of delivery an audit entry can describe. */
 export const DELIVERY_MODES = ['intercept', 'observe'] as const;

@@ -35,6 +35,9 @@ export const REFERENCE_FEATURES = {
   hostPermission: true,
   // v1.2: attachment bytes are uploaded to subscriptions that configure upload.
   uploads: true,
+  // v1.3: results carry the outcome members, and a call may bring its own advertisement.
+  outcomes: true,
+  advertise: true,
 } as const;
 
 /**
@@ -125,10 +128,13 @@ export class DriverMethods {
     });
   }
 
-  /** `invoke`: raises one event, with an optional budget, a timed cancellation and a host permission. */
+  /**
+   * `invoke`: raises one event, with an optional budget, a timed cancellation, a host permission
+   * and (v1.3) the call's own advertisement.
+   */
   async invoke(params: unknown): Promise<DriverInvokeResult> {
     this.requireInitialized();
-    const { input, budgetMs, cancelAfterMs, hostPermission, attachments } = parseInvoke(params);
+    const { input, budgetMs, cancelAfterMs, hostPermission, attachments, capabilities } = parseInvoke(params);
     const harness = this.harness;
     if (!harness) {
       throw new DriverMethodError(
@@ -151,6 +157,7 @@ export class DriverMethods {
         ...(hostPermission === undefined ? {} : { hostPermission }),
         ...(cancelAfterMs === undefined ? {} : { signal: cancel.signal }),
         ...(attachments === undefined ? {} : { attachments }),
+        ...(capabilities === undefined ? {} : { capabilities }),
       };
       // Narrowed for invoke's overloads (a tool.before input, or any other event).
       const result =

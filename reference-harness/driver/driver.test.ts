@@ -257,6 +257,36 @@ describe('reference driver: invoke', () => {
   });
 });
 
+describe('reference driver: v1.3', () => {
+  it("advertises a call's own capabilities on the wire, with the control state, and reports the outcomes", async () => {
+    await configured();
+    const capabilities = { effects: ['deny', 'return', 'message'] };
+    const answer = await driver.request('invoke', { ...event({ path: 'a' }), capabilities });
+    expect(answer.result).toMatchObject({
+      decision: 'continue',
+      executed: true,
+      messages: [],
+      input: { path: 'a' },
+    });
+    expect(answer.result).not.toHaveProperty('result');
+    const sent = backend.frames().at(-1)?.params as Record<string, unknown>;
+    expect(sent.capabilities).toEqual(capabilities);
+    expect(sent.state).toEqual({ permission: 'none', candidate: null });
+  });
+
+  it('answers -32602 naming the member for capabilities its harness cannot enforce', async () => {
+    await configured();
+    const before = backend.frames().length;
+    const answer = await driver.request('invoke', {
+      ...event({}),
+      capabilities: { effects: ['deny', 'com.example.redact'] },
+    });
+    expect(answer.error).toMatchObject({ code: -32602, data: { code: 'invoke-input-invalid' } });
+    expect(answer.error?.message).toContain('$.capabilities.effects[1]');
+    expect(backend.frames().length).toBe(before);
+  });
+});
+
 describe('reference driver: close and shutdown', () => {
   it('close reaps the backend; a later invoke fails locally and reaches no backend', async () => {
     await configured();

@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import type { EventInput, HostPermission, InvokeInput } from '../index.js';
 import { invalidParams } from './errors.js';
 import { isJsonObject } from '../../protocol/json.js';
+import type { Capabilities } from '../../protocol/wire-types.js';
 import { NO_UPLOAD_GAP } from '../content-selection.js';
 
 export type { ConfigureParams, InitializeParams } from '../../protocol/driver-protocol/index.js';
@@ -27,6 +28,8 @@ export interface InvokeParams {
   cancelAfterMs?: number;
   /** v1.1: the host's own permission before AHP is asked. */
   hostPermission?: HostPermission;
+  /** v1.3: the call's own advertisement; the harness judges whether it can enforce it. */
+  capabilities?: Capabilities;
 }
 
 /** The params if they match the protocol's schema; else a refusal naming the first bad field. */
@@ -116,6 +119,7 @@ export function parseInvoke(params: unknown): InvokeParams {
   if (p.hostPermission !== undefined) out.hostPermission = p.hostPermission;
   if (p.budgetMs !== undefined) out.budgetMs = p.budgetMs;
   if (p.cancelAfterMs !== undefined) out.cancelAfterMs = p.cancelAfterMs;
+  if (p.capabilities !== undefined) out.capabilities = p.capabilities as unknown as Capabilities;
   return out;
 }
 

@@ -88,6 +88,7 @@ describe('toDriverInvokeResult', () => {
       'eventType',
       'executed',
       'permission',
+      'messages',
       'audit',
     ]);
     expect(mapped).toMatchObject({
@@ -101,5 +102,58 @@ describe('toDriverInvokeResult', () => {
     expect(mapped.audit).toHaveLength(1);
     // What the reference driver answers is what the suite's check of the protocol accepts.
     expect(checkShape(invokeResultSchema, mapped, '$.result')).toEqual({ ok: true, value: mapped });
+  });
+
+  it('v1.3: a stop is reported as flow stop beside decision continue, with input, result and the rest', () => {
+    const injection = { type: 'inject', target: 'context', operation: 'append', deliverAt: 'now', value: [] };
+    const base = {
+      decision: 'continue',
+      synthetic: false,
+      interrupted: false,
+      permission: 'none',
+      finalPermission: 'allow',
+      executed: false,
+      messages: ['a', 'b'],
+      event: { id: 'evt_3', type: 'tool.before' },
+      effectiveEvent: { id: 'evt_3', type: 'tool.before', tool: { name: 't', input: { q: 2 } } },
+      audit: [],
+      transcript: [],
+    };
+    const stopped = toDriverInvokeResult({
+      ...base,
+      flow: 'stop',
+      reason: 'halt',
+      injections: [injection],
+    } as unknown as InvokeResult);
+    expect(stopped).toMatchObject({
+      decision: 'continue',
+      reason: 'halt',
+      executed: false,
+      flow: 'stop',
+      messages: ['a', 'b'],
+      input: { q: 2 },
+      injections: [injection],
+    });
+    expect(stopped).not.toHaveProperty('result');
+    expect(stopped).not.toHaveProperty('continuationRemaining');
+    const supplied = toDriverInvokeResult({ ...base, result: { value: null } } as unknown as InvokeResult);
+    expect(supplied).toHaveProperty('result', null);
+    expect(supplied).not.toHaveProperty('flow');
+    const finish = toDriverInvokeResult({
+      ...base,
+      event: { id: 'evt_4', type: 'turn.finish.before' },
+      effectiveEvent: { id: 'evt_4', type: 'turn.finish.before' },
+      flow: 'continue',
+      continuationInstructions: ['x'],
+      continuationRemaining: 0,
+    } as unknown as InvokeResult);
+    expect(finish).toMatchObject({
+      flow: 'continue',
+      continuationInstructions: ['x'],
+      continuationRemaining: 0,
+    });
+    expect(finish).not.toHaveProperty('input');
+    for (const mapped of [stopped, supplied, finish])
+      expect(checkShape(invokeResultSchema, mapped, '$.result')).toEqual({ ok: true, value: mapped });
   });
 });

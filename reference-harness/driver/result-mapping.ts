@@ -2,6 +2,7 @@ import type {
   DriverAuditEntry as WireAuditEntry,
   InvokeResult as WireInvokeResult,
 } from '../../protocol/driver-protocol/index.js';
+import type { ToolBeforeEvent } from '../../protocol/wire-types.js';
 import type { AuditRecord, HarnessEvent, InvokeResult } from '../index.js';
 
 /** One audit entry as the reference driver reports it: the protocol's, its extensions always filled. */
@@ -10,7 +11,7 @@ export type DriverAuditEntry = WireAuditEntry &
 
 /** The reference driver's `invoke` result: the protocol's, with every extension and v1.1 member. */
 export type DriverInvokeResult = WireInvokeResult &
-  Required<Pick<WireInvokeResult, 'eventId' | 'eventType' | 'executed' | 'permission'>> & {
+  Required<Pick<WireInvokeResult, 'eventId' | 'eventType' | 'executed' | 'permission' | 'messages'>> & {
     audit: DriverAuditEntry[];
   };
 
@@ -47,6 +48,35 @@ export function toDriverInvokeResult(result: InvokeResult<HarnessEvent>): Driver
     executed: result.executed,
     permission: result.finalPermission,
     ...(result.uploads === undefined ? {} : { uploads: result.uploads }),
+    ...outcomes(result),
     audit: result.audit.map(toDriverAuditEntry),
   };
+}
+
+/**
+ * The v1.3 outcome members: messages always, the effective tool input at tool.before, and the
+ * supplied result, flow, continuation and injection members exactly when the harness reports them.
+ */
+function outcomes(
+  result: InvokeResult<HarnessEvent>,
+): Pick<
+  DriverInvokeResult,
+  | 'messages'
+  | 'input'
+  | 'result'
+  | 'flow'
+  | 'continuationInstructions'
+  | 'continuationRemaining'
+  | 'injections'
+> {
+  const out: ReturnType<typeof outcomes> = { messages: result.messages };
+  const effective = result.effectiveEvent;
+  if (effective.type === 'tool.before') out.input = (effective as ToolBeforeEvent).tool.input;
+  if (result.result !== undefined) out.result = result.result.value;
+  if (result.flow !== undefined) out.flow = result.flow;
+  if (result.continuationInstructions !== undefined)
+    out.continuationInstructions = result.continuationInstructions;
+  if (result.continuationRemaining !== undefined) out.continuationRemaining = result.continuationRemaining;
+  if (result.injections !== undefined) out.injections = result.injections;
+  return out;
 }

@@ -89,4 +89,21 @@ describe('chainProblems', () => {
       'the driver reported "continue", but interrupted: the call must not go ahead',
     );
   });
+
+  it('takes a stop reported either way for not-continue: as a deny, or as flow stop with executed false', () => {
+    const stop: ChainExpectation = {
+      decision: 'not-continue',
+      asked: [1, 1, 0],
+      because: 'the 2nd stops the flow',
+    };
+    const calls = [call([request(0, 1)]), call([request(2, 3)]), call([], 1)];
+    expect(chainProblems(stop, DENIED, calls, SLACK)).toEqual([]);
+    expect(chainProblems(stop, { ...CONTINUED, flow: 'stop', executed: false }, calls, SLACK)).toEqual([]);
+    expect(chainProblems(stop, { ...CONTINUED, executed: true }, calls, SLACK)).toEqual([
+      'the driver reported "continue", but the 2nd stops the flow: the call must not go ahead',
+    ]);
+    expect(chainProblems(stop, { ...CONTINUED, flow: 'stop', executed: true }, calls, SLACK)).toEqual([
+      'the driver reported "continue" with flow "stop" and executed true, but the 2nd stops the flow: the call must not go ahead',
+    ]);
+  });
 });

@@ -7,11 +7,15 @@
 import type { InvokeResult } from '../../driver/index.js';
 import type { Finding } from '../../common/finding.js';
 import type { BackendCall } from '../kit/backend-set.js';
+import { goesAhead } from '../kit/goes-ahead.js';
 import { finding, type RuleKey } from '../kit/rules.js';
 
 /** What a chain case expects; a backend whose count is `undefined` is not judged on it. */
 export interface ChainExpectation {
-  /** `not-continue`: any decision but `continue` (the call must not go ahead). */
+  /**
+   * `not-continue`: the call must not go ahead: any decision but `continue`, or (v1.3) a flow
+   * stop with executed false (kit/goes-ahead.ts).
+   */
   decision?: 'continue' | 'deny' | 'not-continue';
   /** Per backend, in registration order: the intercept requests it must have received. */
   asked: readonly (number | undefined)[];
@@ -91,9 +95,12 @@ export function chainProblems(
   const problems: Finding[] = [];
   const rule = expected.rule ?? 'composition.chain';
   const { decision } = expected;
-  if (decision === 'not-continue' && result.decision === 'continue') {
+  if (decision === 'not-continue' && goesAhead(result)) {
     problems.push(
-      finding(rule, `the driver reported "continue", but ${expected.because}: the call must not go ahead`),
+      finding(
+        rule,
+        `the driver reported "continue"${result.flow === undefined ? '' : ` with flow "${result.flow}" and executed ${String(result.executed)}`}, but ${expected.because}: the call must not go ahead`,
+      ),
     );
   } else if (decision !== undefined && decision !== 'not-continue' && result.decision !== decision) {
     problems.push(

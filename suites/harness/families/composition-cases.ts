@@ -113,7 +113,8 @@ export function compositionCases(): ChainCaseSpec[] {
     },
     {
       // Every interceptor is fail-open: a harness that took the flow stop for an invalid answer
-      // would go on to the 3rd.
+      // would go on to the 3rd. A stop is not a deny: it holds when reported as decision deny (v1
+      // drivers) or as flow "stop" with executed false (v1.3); see kit/goes-ahead.ts.
       name: `${ID}/chain:flow-stop-at-the-2nd/3rd-not-asked`,
       requirements: [ID],
       precondition: flowStopUnadvertised,
@@ -131,7 +132,8 @@ export function compositionCases(): ChainCaseSpec[] {
       expect: {
         decision: 'not-continue',
         asked: [1, 1, 0],
-        because: 'the 2nd interceptor stops the flow, which ends decision-making and the pending tool call',
+        because:
+          'the 2nd interceptor stops the flow, which ends decision-making and the pending tool call (report it as a deny, or as flow "stop" with executed false)',
       },
     },
   ];
