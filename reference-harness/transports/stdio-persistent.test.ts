@@ -391,6 +391,30 @@ describe('persistent stdio replies correlated by JSON-RPC id', () => {
     expect(JSON.parse(ctx.frames[1]?.text ?? '')).toMatchObject({ id: 'unknown:evt-1' });
   });
 
+  it.each([
+    [
+      'an id with escapes',
+      requestFrame('evt-"q"\\-😀', { mode: 'stray', delayMs: STRAY_PAUSE_MS }),
+      'evt-"q"\\-😀',
+    ],
+    ['a numeric id', requestFrame(42, { mode: 'stray', delayMs: STRAY_PAUSE_MS }), 42],
+    [
+      'members in another order',
+      JSON.stringify({
+        id: 'evt-9',
+        method: 'hooks/intercept',
+        jsonrpc: '2.0',
+        params: { mode: 'stray', delayMs: STRAY_PAUSE_MS },
+      }),
+      'evt-9',
+    ],
+  ])('correlates by the request id read from a frame with %s', async (_what, frame, id) => {
+    const t = strayBackend();
+    const reply = await t.request(frame, recordingContext());
+    expect(expectOk(reply)).toMatchObject({ id });
+    expect(reasonOf(reply)).toBe('own reply');
+  });
+
   it('leaves a request answered only by a stray frame pending until its deadline', async () => {
     const t = strayBackend();
     const ctx = recordingContext();

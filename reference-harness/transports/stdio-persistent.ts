@@ -389,11 +389,19 @@ function isClean(s: Session): boolean {
   return isLive(s) && !s.inflight;
 }
 
+/**
+ * A request frame as JSON.stringify writes a JSON-RPC message built `{ jsonrpc, id, ... }` (the
+ * harness's own, protocol/messages.ts): its id token read off the front, so that a large frame is
+ * not parsed again on every request.
+ */
+const LEADING_ID = /^\{"jsonrpc":"2\.0","id":("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)[,}]/;
+
 /** The id of a request frame, when it has one a reply can carry. */
 function requestIdOf(frame: string): RequestId {
+  const leading = LEADING_ID.exec(frame)?.[1];
   let id: unknown;
   try {
-    id = (JSON.parse(frame) as { id?: unknown } | null)?.id;
+    id = leading === undefined ? (JSON.parse(frame) as { id?: unknown } | null)?.id : JSON.parse(leading);
   } catch {
     return undefined;
   }
