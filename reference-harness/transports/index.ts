@@ -11,9 +11,9 @@
  *   non-zero exit or a signal is a process failure even after a valid reply. `stdio.closed`:
  *   the transport was closed under the call.
  * - `malformed`: stdout framing faults (`stdio.framing.<invalid-utf8|not-json|multi-line|
- *   frame-too-large|empty-line>`), output while no request was outstanding (banners, logs, a reply
- *   to a notification: `stdio.unsolicited-output`, reported by the next request, which is then not
- *   sent), per-event more than one frame
+ *   frame-too-large|empty-line>`), a framing fault while no request was outstanding (banners,
+ *   logs: `stdio.unsolicited-output`, reported by the next request, which is then not sent),
+ *   per-event more than one frame
  *   (`stdio.extra-reply`); HTTP 200 with a non-JSON media type (`http.media-type`), a body that is
  *   not UTF-8 or not one JSON value, or over the cap; a body on a 202/204 notification reply.
  * - `http-status`: any status but 200 for a request (202/204 for a notification), redirects
@@ -27,7 +27,10 @@
  * - `deadline-exceeded` (`deadline`): the caller's signal aborted. The transport answers at once
  *   and the core reclassifies by the abort reason; a reply that still arrives while the transport
  *   listens goes to `onLateReply` once.
- * JSON-RPC envelope, id, result and effect checks belong to the core, not here.
+ * Persistent stdio correlates replies by JSON-RPC id: a frame carrying no outstanding request's
+ * id (an unknown or old id, an answer to a notification) is kept in the transcript and read past,
+ * never the answer nor a failure of any call. JSON-RPC envelope, id, result and effect checks of
+ * the reply belong to the core, not here.
  */
 import type { Clock } from '../../protocol/clock.js';
 import type { BackendRegistration } from '../../protocol/registration.js';

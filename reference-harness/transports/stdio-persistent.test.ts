@@ -32,6 +32,7 @@ function backend(
     env?: Record<string, string>;
     isNoise?: (item: NdjsonItem) => boolean;
     startupMs?: number;
+    replyMatching?: 'by-id' | 'next-frame';
   } = {},
 ) {
   const t = createPersistentStdioTransport({
@@ -43,6 +44,7 @@ function backend(
     ...(extra.maxFrameBytes === undefined ? {} : { maxFrameBytes: extra.maxFrameBytes }),
     ...(extra.isNoise === undefined ? {} : { isNoise: extra.isNoise }),
     ...(extra.startupMs === undefined ? {} : { startupMs: extra.startupMs }),
+    ...(extra.replyMatching === undefined ? {} : { replyMatching: extra.replyMatching }),
   });
   open.push(t);
   return t;
@@ -165,18 +167,6 @@ describe('persistent stdio transport', () => {
       await t.request(requestFrame(3, { mode: 'multi-line' }), ctx),
       'malformed',
       'stdio.framing.multi-line',
-    );
-  });
-
-  it('records a reply to a notification as malformed on the next read', async () => {
-    const t = backend(['reply-to-notify']);
-    const ctx = recordingContext();
-    expect(await t.notify(notificationFrame(), ctx)).toEqual({ ok: true });
-    await ctx.framesSeen('in', 1);
-    expectFailure(
-      await t.request(requestFrame(1), recordingContext()),
-      'malformed',
-      'stdio.unsolicited-output',
     );
   });
 
@@ -353,3 +343,182 @@ describe('startupMs', () => {
     expect(ctx.frames).toEqual([]);
   });
 });
+
+/**
+ * A backend (a `node -e` program) that writes frames correlating with nothing: `stray` writes a
+ * reply under an unknown id at once and its own deny `delayMs` later (none with `never`); `again`
+ * answers at once and writes that reply again `delayMs` later; `slow` answers after `delayMs`. It
+ * answers every notification with a null-id result, as an observer that mistakes one for a request.
+ */
+const STRAY_BACKEND = `
+const out = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+const reply = (id, effects) => ({ jsonrpc: '2.0', id, result: { protocolVersion: 'draft', effects } });
+require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  const m = JSON.parse(line);
+  if (!('id' in m)) return out(reply(null, []));
+  const { mode, delayMs = 0, never } = m.params;
+  const own = reply(m.id, [{ type: 'deny', reason: 'own reply' }]);
+  if (mode === 'stray') {
+    out(reply('unknown:' + m.id, []));
+    if (!never) setTimeout(() => out(own), delayMs);
+  } else if (mode === 'again') {
+    out(own);
+    setTimeout(() => out(own), delayMs);
+  } else setTimeout(() => out(own), delayMs);
+});
+`;
+
+/** Long enough for a frame written first to be read before the one after it. */
+const STRAY_PAUSE_MS = 150;
+
+const strayBackend = (replyMatching?: 'by-id' | 'next-frame') =>
+  backend(['-e', STRAY_BACKEND], {
+    command: process.execPath,
+    ...(replyMatching === undefined ? {} : { replyMatching }),
+  });
+
+const reasonOf = (reply: TransportReply) =>
+  (expectOk(reply) as { result?: { effects?: Array<{ reason?: string }> } }).result?.effects?.[0]?.reason;
+
+describe('persistent stdio replies correlated by JSON-RPC id', () => {
+  it('reads past a reply under an unknown id, keeps it in the transcript, and settles by the reply carrying its id', async () => {
+    const t = strayBackend();
+    const ctx = recordingContext();
+    const reply = await t.request(requestFrame('evt-1', { mode: 'stray', delayMs: STRAY_PAUSE_MS }), ctx);
+    expect(expectOk(reply)).toMatchObject({ id: 'evt-1' });
+    expect(reasonOf(reply)).toBe('own reply');
+    expect(ctx.frames.map((f) => f.direction)).toEqual(['out', 'in', 'in']);
+    expect(JSON.parse(ctx.frames[1]?.text ?? '')).toMatchObject({ id: 'unknown:evt-1' });
+  });
+
+  it.each([
+    [
+      'an id with escapes',
+      requestFrame('evt-"q"\\-😀', { mode: 'stray', delayMs: STRAY_PAUSE_MS }),
+      'evt-"q"\\-😀',
+    ],
+    ['a numeric id', requestFrame(42, { mode: 'stray', delayMs: STRAY_PAUSE_MS }), 42],
+    [
+      'members in another order',
+      JSON.stringify({
+        id: 'evt-9',
+        method: 'hooks/intercept',
+        jsonrpc: '2.0',
+        params: { mode: 'stray', delayMs: STRAY_PAUSE_MS },
+      }),
+      'evt-9',
+    ],
+  ])('correlates by the request id read from a frame with %s', async (_what, frame, id) => {
+    const t = strayBackend();
+    const reply = await t.request(frame, recordingContext());
+    expect(expectOk(reply)).toMatchObject({ id });
+    expect(reasonOf(reply)).toBe('own reply');
+  });
+
+  it('leaves a request answered only by a stray frame pending until its deadline', async () => {
+    const t = strayBackend();
+    const ctx = recordingContext();
+    const pending = t.request(requestFrame('evt-1', { mode: 'stray', never: true }), ctx);
+    await ctx.framesSeen('in', 1);
+    const settled = await Promise.race([
+      pending.then(() => true),
+      new Promise<false>((r) => setTimeout(() => r(false), STRAY_PAUSE_MS)),
+    ]);
+    expect(settled).toBe(false);
+    ctx.controller.abort(new DOMException('deadline', 'TimeoutError'));
+    expectFailure(await pending, 'deadline-exceeded', 'deadline');
+  });
+
+  it('reads past an old reply written again, while idle or while the next request is pending, on the same process', async () => {
+    const t = strayBackend();
+    const first = recordingContext();
+    expect(
+      reasonOf(await t.request(requestFrame('evt-1', { mode: 'again', delayMs: STRAY_PAUSE_MS }), first)),
+    ).toBe('own reply');
+    const pid = onlyPid(t);
+    // The old reply comes while this request waits for its own.
+    const second = recordingContext();
+    const reply = await t.request(
+      requestFrame('evt-2', { mode: 'slow', delayMs: 2 * STRAY_PAUSE_MS }),
+      second,
+    );
+    expect(expectOk(reply)).toMatchObject({ id: 'evt-2' });
+    const old = [...first.frames, ...second.frames].filter((f) => f.direction === 'in');
+    expect(old.map((f) => (JSON.parse(f.text) as { id: string }).id)).toEqual(['evt-1', 'evt-1', 'evt-2']);
+    // While idle: the next request neither fails nor goes to another process.
+    await new Promise((r) => setTimeout(r, 2 * STRAY_PAUSE_MS));
+    expect(
+      expectOk(await t.request(requestFrame('evt-3', { mode: 'again', delayMs: 0 }), recordingContext())),
+    ).toMatchObject({ id: 'evt-3' });
+    await new Promise((r) => setTimeout(r, STRAY_PAUSE_MS));
+    expect(expectOk(await t.request(requestFrame('evt-4', {}), recordingContext()))).toMatchObject({
+      id: 'evt-4',
+    });
+    expect(onlyPid(t)).toBe(pid);
+  });
+
+  it('reads past an answer to a notification: the next request gets its own reply on the same process', async () => {
+    const t = strayBackend();
+    const observed = recordingContext();
+    expect(expectOk(await t.request(requestFrame('evt-1', {}), recordingContext()))).toMatchObject({
+      id: 'evt-1',
+    });
+    const pid = onlyPid(t);
+    expect(await t.notify(notificationFrame(), observed)).toEqual({ ok: true });
+    await observed.framesSeen('in', 1);
+    expect(expectOk(await t.request(requestFrame('evt-2', {}), recordingContext()))).toMatchObject({
+      id: 'evt-2',
+    });
+    // And one that arrives while a request is pending.
+    void t.notify(notificationFrame(), recordingContext());
+    const reply = await t.request(requestFrame('evt-3', { delayMs: STRAY_PAUSE_MS }), recordingContext());
+    expect(expectOk(reply)).toMatchObject({ id: 'evt-3' });
+    expect(onlyPid(t)).toBe(pid);
+  });
+
+  it('hands an abandoned request only its own reply as the late one, past a stray frame', async () => {
+    const t = strayBackend();
+    const ctx = recordingContext();
+    const pending = t.request(requestFrame('evt-1', { mode: 'stray', delayMs: STRAY_PAUSE_MS }), ctx);
+    await ctx.framesSeen('out', 1);
+    ctx.controller.abort(new DOMException('deadline', 'TimeoutError'));
+    expectFailure(await pending, 'deadline-exceeded', 'deadline');
+    expect(JSON.parse(await ctx.lateReply())).toMatchObject({ id: 'evt-1' });
+    expect(ctx.lateReplies).toHaveLength(1);
+  });
+
+  it('with replyMatching next-frame, settles with the first frame whatever its id', async () => {
+    const t = strayBackend('next-frame');
+    const reply = await t.request(
+      requestFrame('evt-1', { mode: 'stray', delayMs: STRAY_PAUSE_MS }),
+      recordingContext(),
+    );
+    expect(expectOk(reply)).toMatchObject({ id: 'unknown:evt-1' });
+  });
+
+  it('with replyMatching next-frame, records a reply to a notification as malformed on the next read', async () => {
+    const t = backend(['reply-to-notify'], { replyMatching: 'next-frame' });
+    const ctx = recordingContext();
+    expect(await t.notify(notificationFrame(), ctx)).toEqual({ ok: true });
+    await ctx.framesSeen('in', 1);
+    expectFailure(
+      await t.request(requestFrame(1), recordingContext()),
+      'malformed',
+      'stdio.unsolicited-output',
+    );
+  });
+
+  it('takes a batch holding the reply to the pending request as its (malformed) answer', async () => {
+    const t = backend(['-e', BATCH_BACKEND], { command: process.execPath });
+    const reply = await t.request(requestFrame('evt-1', {}), recordingContext());
+    expect(expectOk(reply)).toEqual([{ jsonrpc: '2.0', id: 'evt-1', result: {} }]);
+  });
+});
+
+/** A backend that answers each request with a batch holding its reply. */
+const BATCH_BACKEND = `
+require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  const { id } = JSON.parse(line);
+  process.stdout.write(JSON.stringify([{ jsonrpc: '2.0', id, result: {} }]) + '\\n');
+});
+`;

@@ -1,4 +1,5 @@
 import type { Clock } from '../../protocol/clock.js';
+import { isJsonObject, type JsonValue } from '../../protocol/json.js';
 import { NdjsonDecoder, type NdjsonItem } from '../../protocol/ndjson.js';
 import type { BackendTransport, NotifyOutcome, SendContext, TransportReply } from '../transport.js';
 import { ABORTED, raceSignal, type CancelView } from '../cancellation.js';
@@ -37,7 +38,20 @@ export interface PersistentStdioOptions {
    * call that ends first writes nothing, and the process stays for the next call. Default 0.
    */
   startupMs?: number;
+  /**
+   * Which stdout frame answers a request. `by-id` (the default, the harness's): the draft has the
+   * harness correlate a persistent backend's replies by JSON-RPC id, so a frame naming no
+   * outstanding request (a reply under an unknown id, an old reply again, an answer to a
+   * notification) settles nothing: it goes to the transcript (`onFrame`) and is read past, and the
+   * request waits for its own reply or its deadline. `next-frame`: the next frame is the reply
+   * whatever its id, and a frame while no request is outstanding is unsolicited output; for a
+   * conformance suite that judges a backend's ids and stdout discipline itself.
+   */
+  replyMatching?: 'by-id' | 'next-frame';
 }
+
+/** The JSON-RPC id a reply must carry to answer a request; `undefined`: none to correlate by. */
+type RequestId = string | number | undefined;
 
 /**
  * One request written to a process: it settles once, with the reply or a failure, or is
@@ -48,13 +62,21 @@ class Inflight {
   /** False once settled or abandoned: the caller already has its answer. */
   open = true;
   readonly ctx: SendContext;
+  /** The id its reply must carry (`undefined`: the next frame answers it). */
+  readonly id: RequestId;
   readonly #resolve: (reply: TransportReply) => void;
   /** The request lock, when this request holds it itself (the hot path); released on its answer. */
   readonly #release: (() => void) | undefined;
   #detach: (() => void) | undefined;
 
-  constructor(ctx: SendContext, resolve: (reply: TransportReply) => void, release: (() => void) | undefined) {
+  constructor(
+    ctx: SendContext,
+    id: RequestId,
+    resolve: (reply: TransportReply) => void,
+    release: (() => void) | undefined,
+  ) {
     this.ctx = ctx;
+    this.id = id;
     this.#resolve = resolve;
     this.#release = release;
   }
@@ -100,12 +122,14 @@ const encoder = new TextEncoder();
 
 /**
  * A long-lived backend process spawned on first use, one outstanding request at a time. The
- * reply to a request is the next stdout frame; anything else on stdout poisons the process.
+ * reply to a request is the frame that carries its id (`replyMatching`); a framing fault on
+ * stdout poisons the process.
  */
 export function createPersistentStdioTransport(options: PersistentStdioOptions): BackendTransport {
   const procs = new ProcessSet();
   const sessions = new Set<Session>();
   const queue = new SerialQueue();
+  const byId = options.replyMatching !== 'next-frame';
   let current: Session | undefined;
   /** A protocol violation seen while idle, reported by the next request. */
   let violation: TransportReply | undefined;
@@ -132,6 +156,9 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
       return;
     }
     (inflight?.ctx ?? s.lastCtx)?.onFrame?.('in', item.bytes, item.kind === 'frame' ? item.text : undefined);
+    // A frame that answers nothing outstanding stays in the transcript above and changes nothing:
+    // neither the pending request (still owed its own reply) nor the next one.
+    if (byId && item.kind === 'frame' && !answers(item.value, inflight)) return;
     if (inflight?.open) {
       if (item.kind === 'frame') {
         settle(s, { ok: true, message: item.value, raw: item.bytes });
@@ -267,7 +294,7 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
     release: (() => void) | undefined,
   ): Promise<TransportReply> =>
     new Promise<TransportReply>((resolve) => {
-      const inflight = new Inflight(ctx, resolve, release);
+      const inflight = new Inflight(ctx, byId ? requestIdOf(frame) : undefined, resolve, release);
       s.inflight = inflight;
       s.lastCtx = ctx;
       // The harness's transcript keeps text: its line goes out as a string (encoded as it is
@@ -360,4 +387,36 @@ function isLive(s: Session): boolean {
 /** A process that can take a request now: live and owing no reply. */
 function isClean(s: Session): boolean {
   return isLive(s) && !s.inflight;
+}
+
+/**
+ * A request frame as JSON.stringify writes a JSON-RPC message built `{ jsonrpc, id, ... }` (the
+ * harness's own, protocol/messages.ts): its id token read off the front, so that a large frame is
+ * not parsed again on every request.
+ */
+const LEADING_ID = /^\{"jsonrpc":"2\.0","id":("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)[,}]/;
+
+/** The id of a request frame, when it has one a reply can carry. */
+function requestIdOf(frame: string): RequestId {
+  const leading = LEADING_ID.exec(frame)?.[1];
+  let id: unknown;
+  try {
+    id = leading === undefined ? (JSON.parse(frame) as { id?: unknown } | null)?.id : JSON.parse(leading);
+  } catch {
+    return undefined;
+  }
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
+/**
+ * Whether a frame answers `inflight` (pending or abandoned): it carries the request's id, or is a
+ * batch holding a message that does (a malformed reply to that request, for the core to judge).
+ * A request without an id to correlate by takes the next frame.
+ */
+function answers(value: JsonValue, inflight: Inflight | undefined): boolean {
+  if (!inflight) return false;
+  if (inflight.id === undefined) return true;
+  const id = inflight.id;
+  if (Array.isArray(value)) return value.some((m) => isJsonObject(m) && m.id === id);
+  return isJsonObject(value) && value.id === id;
 }

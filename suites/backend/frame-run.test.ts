@@ -131,3 +131,26 @@ describe('a frame run over a persistent stdio process that starts slowly', () =>
     );
   });
 });
+
+/** A persistent backend that answers every request under an id of its own. */
+const OTHER_ID = `require('node:readline').createInterface({ input: process.stdin }).on('line', () => {
+  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: 'not-the-request-id', result: { protocolVersion: 'draft', effects: [] } }) + '\\n');
+});`;
+
+describe('a frame run over a persistent stdio backend that answers under another id', () => {
+  it('takes that frame as the reply, for the judge to fault its id, instead of waiting out the deadline', async () => {
+    const run = await runFrames([ALLOW], {
+      target: {
+        ...target,
+        endpoint: { ...target.endpoint, args: ['-e', OTHER_ID] } as BackendTarget['endpoint'],
+      },
+      clock: systemClock,
+      silenceWindowMs: 300,
+      killGraceMs: 500,
+      warmUpMs: 5_000,
+    });
+    const [only] = run.observations;
+    if (only?.kind !== 'request') throw new Error('unexpected observations');
+    expect(only.reply).toMatchObject({ ok: true, message: { id: 'not-the-request-id' } });
+  });
+});

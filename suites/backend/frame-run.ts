@@ -128,8 +128,10 @@ export function openTransport(
     killGraceMs,
     isNoise: isNoiseLine,
   };
+  // A backend's reply ids and what it writes while idle are what this suite judges: the next
+  // frame is the reply, whatever its id, and a frame while idle is unsolicited output.
   return endpoint.lifecycle === 'persistent'
-    ? createPersistentStdioTransport(options)
+    ? createPersistentStdioTransport({ ...options, replyMatching: 'next-frame' })
     : createPerEventStdioTransport(options);
 }
 

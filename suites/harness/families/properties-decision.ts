@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 import { driverCase } from '../kit/define.js';
 import type { HarnessFixture } from '../kit/fixture.js';
-import { DECISIONS, FAST_FAILURES, predictChain } from './properties-model.js';
+import type { HarnessTransport } from '../kit/timing.js';
+import { DECISIONS, fastFailures, predictChain } from './properties-model.js';
 import {
   assertProperty,
   compareWithPrediction,
@@ -15,11 +16,15 @@ import {
   runCallPlan,
 } from './properties-support.js';
 
-const link = fc.record({
-  policy: fc.constantFrom('fail-open' as const, 'fail-closed' as const),
-  step: fc.constantFrom(...DECISIONS, ...FAST_FAILURES),
-});
-const links = fc.array(link, { minLength: 1, maxLength: 3 });
+/** A chain of one to three subscriptions, each with its policy and its delivery's behaviour. */
+const linksOver = (transport: HarnessTransport) =>
+  fc.array(
+    fc.record({
+      policy: fc.constantFrom('fail-open' as const, 'fail-closed' as const),
+      step: fc.constantFrom(...DECISIONS, ...fastFailures(transport)),
+    }),
+    { minLength: 1, maxLength: 3 },
+  );
 
 /** Declares the property's case on the file's fixture. */
 export function declareDecisionProperty(fixture: HarnessFixture): void {
@@ -33,7 +38,9 @@ export function declareDecisionProperty(fixture: HarnessFixture): void {
     },
     {},
     async (ctx, state) => {
-      const chain = fc.record({ transport: propertyTransportOrUntested(state, ctx), links });
+      const chain = propertyTransportOrUntested(state, ctx).chain((transport) =>
+        fc.record({ transport: fc.constant(transport), links: linksOver(transport) }),
+      );
       await assertProperty(state, ctx, chain, async ({ transport, links }) => {
         const predicted = predictChain(links.map((l) => ({ policy: l.policy, outcome: l.step.outcome })));
         const run = await runCallPlan(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { predictChain, predictRetries } from './properties-model.js';
+import { fastFailures, predictChain, predictRetries } from './properties-model.js';
 
 describe('the properties model', () => {
   it('passes answers along a chain and continues at its end', () => {
@@ -81,5 +81,15 @@ describe('the properties model', () => {
       rule: 'valid-result',
       deliveriesRule: 'retry.resend',
     });
+  });
+});
+
+describe('fastFailures', () => {
+  it('leaves a reply under another id out on persistent stdio only, where it waits for the deadline', () => {
+    const labels = (t: Parameters<typeof fastFailures>[0]) => fastFailures(t).map((f) => f.label);
+    expect(labels('http')).toContain('mismatched-id');
+    expect(labels('stdio-per_event')).toContain('mismatched-id');
+    expect(labels('stdio-persistent')).not.toContain('mismatched-id');
+    expect(labels('stdio-persistent')).toEqual(labels('http').filter((l) => l !== 'mismatched-id'));
   });
 });

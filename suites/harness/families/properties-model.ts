@@ -8,6 +8,7 @@
 import type { FailurePolicy } from '../../../protocol/failure-classes.js';
 import type { Behaviour } from '../../../mock-backend/index.js';
 import type { RuleKey } from '../kit/rules.js';
+import type { HarnessTransport } from '../kit/timing.js';
 
 /** What one delivery does, as the model sees it. */
 export type Outcome = 'answer' | 'deny' | 'failure';
@@ -73,8 +74,8 @@ export function predictRetries(options: {
   return { ...settled, ...retried, deliveries: failures + 1, deliveriesRule };
 }
 
-/** Fast operational failures every transport can show (none waits for a deadline). */
-export const FAST_FAILURES: readonly GeneratedBehaviour[] = [
+/** Fast operational failures (none waits for a deadline), before the transport's say. */
+const FAST_FAILURES: readonly GeneratedBehaviour[] = [
   { label: 'rpc-error', outcome: 'failure', behaviour: { kind: 'rpc-error', code: -32603 } },
   { label: 'malformed-json', outcome: 'failure', behaviour: { kind: 'malformed-json' } },
   {
@@ -90,6 +91,17 @@ export const FAST_FAILURES: readonly GeneratedBehaviour[] = [
   { label: 'missing-effects', outcome: 'failure', behaviour: { kind: 'respond', omit: ['effects'] } },
   { label: 'not-jsonrpc', outcome: 'failure', behaviour: { kind: 'not-jsonrpc', variant: 'no-jsonrpc' } },
 ];
+
+/**
+ * The fast operational failures `transport` can show. A reply under another id is one only where
+ * the one reply is the answer (HTTP, per_event): a persistent stdio harness correlates replies by
+ * JSON-RPC id (stdio.md, "Persistent lifecycle") and waits for its own until the deadline.
+ */
+export function fastFailures(transport: HarnessTransport): readonly GeneratedBehaviour[] {
+  return transport === 'stdio-persistent'
+    ? FAST_FAILURES.filter((f) => f.label !== 'mismatched-id')
+    : FAST_FAILURES;
+}
 
 /** The two decisions a backend can give. */
 export const DECISIONS: readonly GeneratedBehaviour[] = [

@@ -7,9 +7,10 @@
 import fc from 'fast-check';
 import { driverCase } from '../kit/define.js';
 import type { HarnessFixture } from '../kit/fixture.js';
+import type { HarnessTransport } from '../kit/timing.js';
 import { finding } from '../kit/rules.js';
 import { arrivalGapMs, bytesText } from '../kit/wire-records.js';
-import { DECISIONS, FAST_FAILURES, predictRetries } from './properties-model.js';
+import { DECISIONS, fastFailures, predictRetries } from './properties-model.js';
 import {
   assertProperty,
   compareWithPrediction,
@@ -19,12 +20,13 @@ import {
 import { DELIVERY_SLACK_MS } from './deadline-timing.js';
 import { scaled } from '../../common/settings.js';
 
-const shape = {
+const shapeOver = (transport: HarnessTransport) => ({
+  transport: fc.constant(transport),
   policy: fc.constantFrom('fail-open' as const, 'fail-closed' as const),
-  failures: fc.array(fc.constantFrom(...FAST_FAILURES), { maxLength: 3 }),
+  failures: fc.array(fc.constantFrom(...fastFailures(transport)), { maxLength: 3 }),
   final: fc.constantFrom(...DECISIONS),
   retries: fc.integer({ min: 0, max: 3 }),
-};
+});
 
 /** Declares the property's case on the file's fixture. */
 export function declareRetryProperty(fixture: HarnessFixture): void {
@@ -38,7 +40,9 @@ export function declareRetryProperty(fixture: HarnessFixture): void {
     },
     {},
     async (ctx, state) => {
-      const plan = fc.record({ transport: propertyTransportOrUntested(state, ctx, ['retries']), ...shape });
+      const plan = propertyTransportOrUntested(state, ctx, ['retries']).chain((transport) =>
+        fc.record(shapeOver(transport)),
+      );
       const timeoutMs = state.margins.answerDeadlineMs;
       await assertProperty(state, ctx, plan, async ({ transport, policy, failures, final, retries }) => {
         const predicted = predictRetries({

@@ -98,8 +98,12 @@ export interface HarnessCase extends CaseStep {
   mock?: { process?: ProcessSettings; rules?: Rule[] };
   /** Changes to the intercept subscription, for registrations that must be refused. */
   subscription?: SubscriptionPatch;
-  /** An observe subscription on the same backend, and what the mock does with its notifications. */
-  observe?: { behaviour: Behaviour; set?: JsonObject };
+  /**
+   * An observe subscription on the same mock, and what the mock does with its notifications: on
+   * a backend entry of its own (default), or `shared` on the case's backend entry itself, beside
+   * the intercept subscription (one persistent stdio process then carries both).
+   */
+  observe?: { behaviour: Behaviour; set?: JsonObject; entry?: 'own' | 'shared' };
   /** Asks the harness to allow this many retries (needs `features.retries`). */
   retries?: number;
   /** Driver features the case needs beyond its transport's; a missing one makes it `untested`. */

@@ -68,7 +68,7 @@ function backendEntry(
   id: string,
   testCase: HarnessCase,
   endpoints: MockEndpoints,
-  subscription: JsonObject,
+  ...subscriptions: JsonObject[]
 ): JsonObject {
   const backend: JsonObject = { id, transport: transportFor(testCase, endpoints) };
   if (testCase.auth !== undefined) {
@@ -77,23 +77,23 @@ function backendEntry(
       tokenEnv: testCase.auth === 'token' ? TOKEN_ENV : MISSING_TOKEN_ENV,
     };
   }
-  backend.subscriptions = [subscription];
+  backend.subscriptions = subscriptions;
   return backend;
 }
 
 /**
  * The case's registration document: the intercept backend, then (for `observe`) a second entry on
  * the same mock with the observe subscription, so audit entries tell the two apart by backend id
- * and an observer's process is not the interceptor's.
+ * and an observer's process is not the interceptor's; a `shared` observer's subscription goes on
+ * the intercept backend's entry instead, after the intercept one (audit entries differ by mode).
  */
 export function caseRegistration(
   testCase: HarnessCase,
   endpoints: MockEndpoints,
   timeoutMs: number,
 ): JsonObject {
-  const hooks = [
-    backendEntry(CASE_BACKEND_ID, testCase, endpoints, interceptSubscription(testCase, timeoutMs)),
-  ];
+  const intercept = interceptSubscription(testCase, timeoutMs);
+  const hooks = [backendEntry(CASE_BACKEND_ID, testCase, endpoints, intercept)];
   if (testCase.observe) {
     const observe: JsonObject = {
       events: ['tool.before'],
@@ -101,7 +101,9 @@ export function caseRegistration(
       content: { default: 'metadata' },
       ...testCase.observe.set,
     };
-    hooks.push(backendEntry(OBSERVER_BACKEND_ID, testCase, endpoints, observe));
+    if (testCase.observe.entry === 'shared')
+      hooks[0] = backendEntry(CASE_BACKEND_ID, testCase, endpoints, intercept, observe);
+    else hooks.push(backendEntry(OBSERVER_BACKEND_ID, testCase, endpoints, observe));
   }
   return { protocolVersion: PROTOCOL_VERSION, hooks };
 }

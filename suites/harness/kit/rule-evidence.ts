@@ -91,6 +91,7 @@ export const RULE_EVIDENCE = {
   // The wire, and what reaches the backend (rules-wire.ts).
   'stdio.framing': PRESENT,
   'stdio.per-event-eof': PRESENT,
+  'stdio.correlate-by-id': PRESENT,
   'http.body': PRESENT,
   'rpc.utf8': PRESENT,
   'rpc.envelope': PRESENT,

@@ -28,6 +28,17 @@ const PER_EVENT_LIFECYCLE = basis(
   'MUST',
   'The harness writes a per_event backend one JSON-RPC message, then closes its stdin.',
 );
+/**
+ * The persistent lifecycle's sentence stands outside AHP-STDIO-001's "Framing" block too, with its
+ * own MUST and no ID: judged under AHP-STDIO-001, the stdio binding's one requirement, at the
+ * sentence's section and level, like the per_event lifecycle above.
+ */
+const PERSISTENT_LIFECYCLE = basis(
+  DOC.stdio,
+  'Persistent lifecycle',
+  'MUST',
+  "The harness correlates a persistent backend's responses by JSON-RPC id: a frame that carries no outstanding request's id answers nothing, so the pending call settles by its own reply or its deadline, and the next call is not failed by it.",
+);
 const JSON_RPC = basis(
   DOC.versioning,
   'AHP-RPC-001',
@@ -64,6 +75,18 @@ export const WIRE_RULES = {
         'never-closed': "The harness leaves a per_event backend's stdin open after its one message",
         'closed-late': "The harness closes a per_event backend's stdin only long after its one message",
         'message-count': 'A per_event backend reads other than exactly one message before EOF',
+      },
+    },
+  ),
+  'stdio.correlate-by-id': rule(
+    'AHP-STDIO-001',
+    PERSISTENT_LIFECYCLE,
+    decision,
+    "A frame carrying no outstanding request's id settles or fails a call on a persistent stdio backend",
+    {
+      ways: {
+        'reply-not-taken':
+          'A call on a persistent stdio backend does not settle by the reply carrying its id',
       },
     },
   ),

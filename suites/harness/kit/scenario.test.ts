@@ -143,4 +143,18 @@ describe('caseRegistration', () => {
     expect(stdio.hooks[0]?.transport.command).toBe(UNLAUNCHABLE_COMMAND);
     expect(stdio.hooks[0]?.authentication).toEqual({ type: 'bearer', tokenEnv: TOKEN_ENV });
   });
+
+  it('puts a shared observer on the intercept backend entry, after its intercept subscription', () => {
+    const doc = caseRegistration(
+      {
+        ...base,
+        transport: 'stdio-persistent',
+        observe: { behaviour: { kind: 'respond' }, entry: 'shared' },
+      },
+      endpoints,
+      400,
+    ) as { hooks: Array<{ id: string; subscriptions: Array<{ mode: string }> }> };
+    expect(doc.hooks.map((h) => h.id)).toEqual([CASE_BACKEND_ID]);
+    expect(doc.hooks[0]?.subscriptions.map((s) => s.mode)).toEqual(['intercept', 'observe']);
+  });
 });
