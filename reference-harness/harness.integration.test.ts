@@ -56,8 +56,12 @@ const HTTP_CASES: Array<[string, FailureClass]> = [
   ['id-mismatch', 'id-mismatch'],
 ];
 
+// A persistent backend's replies are correlated by id: one under another id answers nothing, and
+// the call meets its deadline (transports/stdio-persistent.test.ts).
+const PERSISTENT_CASES = STDIO_CASES.filter(([mode]) => mode !== 'id-mismatch');
+
 const transports: Array<[string, () => JsonValue, Array<[string, FailureClass]>]> = [
-  ['stdio persistent', () => stdio('persistent'), STDIO_CASES],
+  ['stdio persistent', () => stdio('persistent'), PERSISTENT_CASES],
   ['stdio per_event', () => stdio('per_event'), STDIO_CASES],
   ['http', () => ({ type: 'http', url: baseUrl }), HTTP_CASES],
 ];
