@@ -41,8 +41,14 @@ const REGISTRATION_REQUIREMENTS: Readonly<Record<string, { requirement: string; 
     rule: 'registration.observe-no-policy',
   },
   'registration-resolved-credential': { requirement: 'AHP-AUTH-001', rule: 'registration.valid-accepted' },
-  'registration-missing-credential': { requirement: 'AHP-AUTH-001', rule: 'registration.document-shape' },
-  'registration-unenforceable-ask': { requirement: 'AHP-CAP-001', rule: 'registration.document-shape' },
+  'registration-missing-credential': {
+    requirement: 'AHP-AUTH-001',
+    rule: 'registration.unusable-transport-refused',
+  },
+  'registration-unenforceable-ask': {
+    requirement: 'AHP-CAP-001',
+    rule: 'registration.unusable-transport-refused',
+  },
   'registration-supported-modify': { requirement: 'AHP-CAP-001', rule: 'registration.valid-accepted' },
   'registration-unsupported-modify-target': {
     requirement: 'AHP-CAP-001',
@@ -61,7 +67,7 @@ const EITHER_ANSWER: Readonly<Record<string, string>> = {
 function ruleOf(id: string, expected: boolean): RuleKey {
   return (
     REGISTRATION_REQUIREMENTS[id]?.rule ??
-    (expected ? 'registration.valid-accepted' : 'registration.document-shape')
+    (expected ? 'registration.valid-accepted' : 'registration.unusable-transport-refused')
   );
 }
 
