@@ -108,13 +108,10 @@ describe('judgeScenario: an outcome to reach', () => {
   });
 
   it('is untested, per key and with its reason, for what the driver does not report', () => {
-    const verdict = judgeScenario(
-      plan(),
-      observe(
-        { permission: undefined, executed: undefined },
-        { features: { outcomes: false, execution: false, hostPermission: false } },
-      ),
-    );
+    const bare = observe({}, { features: { outcomes: false, execution: false, hostPermission: false } });
+    delete bare.result.permission;
+    delete bare.result.executed;
+    const verdict = judgeScenario(plan(), bare);
     expect(verdict.findings).toEqual([]);
     expect(verdict.untested).toEqual([
       expect.stringMatching(/^decision: the driver reports no host permission/),
