@@ -43,11 +43,11 @@ const REGISTRATION_REQUIREMENTS: Readonly<Record<string, { requirement: string; 
   'registration-resolved-credential': { requirement: 'AHP-AUTH-001', rule: 'registration.valid-accepted' },
   'registration-missing-credential': {
     requirement: 'AHP-AUTH-001',
-    rule: 'registration.unusable-transport-refused',
+    rule: 'registration.unsupported-refused',
   },
   'registration-unenforceable-ask': {
     requirement: 'AHP-CAP-001',
-    rule: 'registration.unusable-transport-refused',
+    rule: 'registration.unsupported-refused',
   },
   'registration-supported-modify': { requirement: 'AHP-CAP-001', rule: 'registration.valid-accepted' },
   'registration-unsupported-modify-target': {
@@ -67,7 +67,7 @@ const EITHER_ANSWER: Readonly<Record<string, string>> = {
 function ruleOf(id: string, expected: boolean): RuleKey {
   return (
     REGISTRATION_REQUIREMENTS[id]?.rule ??
-    (expected ? 'registration.valid-accepted' : 'registration.unusable-transport-refused')
+    (expected ? 'registration.valid-accepted' : 'registration.unsupported-refused')
   );
 }
 

@@ -137,6 +137,7 @@ export const RULE_EVIDENCE = {
   'registration.valid-accepted': PRESENT,
   'registration.document-shape': PRESENT,
   'registration.unusable-transport-refused': PRESENT,
+  'registration.unsupported-refused': PRESENT,
   'auth.portable-bindings': PRESENT,
   'dispatch.selector': PRESENT,
   'event.tool-before': PRESENT,
