@@ -6,7 +6,7 @@
  * replace these with the shared ones then.
  */
 import type { JsonValue } from '../../protocol/json.js';
-import type { InitializeResult, InvokeResult } from '../driver/index.js';
+import { DriverCallError, type InitializeResult, type InvokeResult } from '../driver/index.js';
 
 /** `invoke` result members present whenever the driver announced `features.outcomes`. */
 export interface InvokeOutcomes {
@@ -27,4 +27,17 @@ export function announcesV13(
   name: 'outcomes' | 'advertise',
 ): boolean {
   return (info.features as Record<string, unknown>)[name] === true;
+}
+
+/** The JSON-RPC error code of an `invoke` whose capabilities the driver's harness cannot enforce. */
+export const CAPABILITIES_REFUSED_CODE = -32602;
+
+/**
+ * Why the call is untested when the driver refused the capabilities it was handed (v1.3: a
+ * harness that cannot enforce them says so rather than advertise something else), or undefined
+ * for any other error.
+ */
+export function refusedCapabilities(error: unknown): string | undefined {
+  if (!(error instanceof DriverCallError) || error.rpcCode !== CAPABILITIES_REFUSED_CODE) return undefined;
+  return `the driver's harness cannot enforce the scenario's capabilities (${error.rpcMessage})`;
 }
