@@ -107,6 +107,47 @@ describe('judgeScenario: an outcome to reach', () => {
     ]);
   });
 
+  it('compares every outcome key deeply, one finding per key that differs', () => {
+    const every = plan({
+      expected: {
+        decision: 'allow',
+        executed: false,
+        input: INPUT,
+        messages: ['a'],
+        result: { cached: 1 },
+        flow: 'continue',
+        injections: [{ type: 'inject', text: 'x' }],
+        continuationInstructions: ['again'],
+        continuationRemaining: 1,
+      },
+    });
+    const same = {
+      executed: false,
+      messages: ['a'],
+      result: { cached: 1 },
+      flow: 'continue' as const,
+      injections: [{ type: 'inject', text: 'x' }],
+      continuationInstructions: ['again'],
+      continuationRemaining: 1,
+    };
+    expect(judgeScenario(every, observe(same)).findings).toEqual([]);
+    const other = observe({
+      ...same,
+      result: { cached: 2 },
+      flow: 'stop',
+      injections: [],
+      continuationInstructions: ['other'],
+      continuationRemaining: 0,
+    });
+    expect(messages(judgeScenario(every, other).findings).map((m) => m.split(':')[0])).toEqual([
+      'result',
+      'flow',
+      'injections',
+      'continuationInstructions',
+      'continuationRemaining',
+    ]);
+  });
+
   it('is untested, per key and with its reason, for what the driver does not report', () => {
     const bare = observe({}, { features: { outcomes: false, execution: false, hostPermission: false } });
     delete bare.result.permission;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { InterceptScenario } from './format.js';
 import { capabilityDifference } from './capabilities.js';
 import { prefixesFor, replyBehaviour, translateScenario } from './translate.js';
+import { scenarioBackends, scenarioEvent } from './run.js';
 import { scenarioRequirements, unmappedTags, TAG_REQUIREMENTS, REQUIREMENT_RULES } from './requirements.js';
 import { requirementById } from '../../protocol/requirements.js';
 import { harnessRule } from '../harness/kit/rules.js';
@@ -129,5 +130,52 @@ describe('the requirement table', () => {
     ]);
     expect(scenarioRequirements(['precedence', 'serial-pipeline'])).toEqual(['AHP-COMP-001']);
     expect(unmappedTags(['flow', 'brand-new'])).toEqual(['brand-new']);
+  });
+});
+
+describe('the call a scenario makes', () => {
+  it('raises a tool event with unique identities and its payload, a turn event with its type', () => {
+    const tool = scenarioEvent(translateScenario(scenario('t')), 'p', 3);
+    expect(tool).toEqual({
+      tool: { name: 'reader', input: INPUT },
+      id: 'evt-p-3',
+      session: { id: 'sess-p' },
+      call: { id: 'call-p-3' },
+    });
+    const finish = scenario(
+      'f',
+      {},
+      {
+        event: {
+          id: 'f',
+          type: 'turn.finish.before',
+          session: { id: 's' },
+          turn: { id: 't1' },
+          outcome: 'completed',
+        },
+      },
+    );
+    expect(scenarioEvent(translateScenario(finish), 'p', 4)).toEqual({
+      turn: { id: 't1' },
+      outcome: 'completed',
+      id: 'evt-p-4',
+      session: { id: 'sess-p' },
+      type: 'turn.finish.before',
+    });
+  });
+
+  it('registers the prefixes fail-closed before the scenario backend, for the scenario event only', () => {
+    const p = translateScenario(scenario('c', {}, { state: { permission: 'ask', candidate: { value: 1 } } }));
+    const backends = scenarioBackends(p, 1000);
+    expect(backends.map((b) => b.replies[0])).toEqual([
+      { kind: 'respond', effects: [{ type: 'return', value: 1 }] },
+      { kind: 'respond', effects: [{ type: 'ask' }] },
+      p.reply,
+    ]);
+    for (const b of backends) {
+      expect(b.subscriptions).toEqual([
+        { mode: 'intercept', policy: 'fail-closed', timeoutMs: 1000, events: ['tool.before'] },
+      ]);
+    }
   });
 });
