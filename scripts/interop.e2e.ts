@@ -88,6 +88,23 @@ interface CaseShown {
 let cases: Map<string, CaseShown>;
 let outcomes = false;
 
+/** One `harness --interop` run over the folder; `driver` absent: the bundled reference. */
+async function interopRun(name: string, driver: string[] = []) {
+  const out = join(work, name);
+  const argv = [BIN, 'harness', '--interop', folder, '--reporter', 'json', '--output-dir', out];
+  if (driver.length > 0) argv.push('--', ...driver);
+  const result = await execa(process.execPath, argv, { cwd: ROOT, reject: false });
+  if (!existsSync(join(out, 'report.json'))) {
+    throw new Error(`ahp-conformance harness exited ${String(result.exitCode)}: ${result.stderr}`);
+  }
+  const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as {
+    target: { features?: Record<string, unknown> };
+    requirements: { cases?: CaseShown[] }[];
+  };
+  const shown = new Map(report.requirements.flatMap((r) => r.cases ?? []).map((c) => [c.name, c]));
+  return { report, cases: shown, exitCode: result.exitCode };
+}
+
 beforeAll(async () => {
   const { mkdirSync } = await import('node:fs');
   mkdirSync(folder);
@@ -108,18 +125,9 @@ beforeAll(async () => {
       ),
     ),
   );
-  const out = join(work, 'report');
-  const argv = [BIN, 'harness', '--interop', folder, '--reporter', 'json', '--output-dir', out];
-  const result = await execa(process.execPath, argv, { cwd: ROOT, reject: false });
-  if (!existsSync(join(out, 'report.json'))) {
-    throw new Error(`ahp-conformance harness exited ${String(result.exitCode)}: ${result.stderr}`);
-  }
-  const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as {
-    target: { features?: Record<string, unknown> };
-    requirements: { cases?: CaseShown[] }[];
-  };
-  outcomes = report.target.features?.outcomes === true;
-  cases = new Map(report.requirements.flatMap((r) => r.cases ?? []).map((c) => [c.name, c]));
+  const run = await interopRun('reference');
+  outcomes = run.report.target.features?.outcomes === true;
+  cases = run.cases;
 });
 
 describe('harness --interop against the reference driver', () => {
@@ -150,5 +158,19 @@ describe('harness --interop against the reference driver', () => {
         expect(shown?.note, id).toMatch(/features\.outcomes/);
       }
     }
+  });
+
+  it('fails a broken harness on the scenarios its defect shows in', async () => {
+    const twin = (name: string) => ['node', join(ROOT, 'bin', 'ahp-broken-twin.mjs'), name];
+    const executes = await interopRun('deny-still-executes', twin('deny-still-executes'));
+    expect(executes.exitCode).toBe(1);
+    expect(executes.cases.get('interop/scenarios/plain-deny')).toMatchObject({ status: 'fail' });
+    const implicit = await interopRun('implicit-policy', twin('implicit-policy'));
+    expect(
+      implicit.cases.get('interop/catalogue-scenarios/registration-explicit-failure-policy-required')?.status,
+    ).toBe('fail');
+    expect(implicit.cases.get('interop/catalogue-scenarios/registration-intercept-accepted')?.status).toBe(
+      'pass',
+    );
   });
 });
