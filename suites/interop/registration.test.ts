@@ -51,8 +51,12 @@ describe('registrationPlan', () => {
     expect(JSON.stringify(resolved?.registration)).toContain(`"tokenEnv":"${TOKEN_ENV}"`);
     const missing = registrationPlan(scenario('registration-missing-credential', false, { hooks }));
     expect(JSON.stringify(missing?.registration)).toContain(`"tokenEnv":"${MISSING_TOKEN_ENV}"`);
-    expect(missing?.requirements).toEqual(['AHP-AUTH-001']);
-    expect(missing?.eitherBecause).toMatch(/AHPX-FAIL-004/);
+    // The draft wins where the scenario parts from it: an unset variable fails at dispatch.
+    expect(missing).toMatchObject({ expected: true, requirements: ['AHPX-FAIL-004'] });
+    expect(missing?.draftBecause).toMatch(/the scenario refuses it, but by the draft/);
+    expect(registrationPlan(scenario('registration-unsupported-event', false))?.eitherBecause).toMatch(
+      /AHP-REG-002/,
+    );
   });
 
   it('cannot express enforcement requirements or a host without an interactive user', () => {

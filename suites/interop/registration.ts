@@ -24,6 +24,8 @@ export interface RegistrationPlan {
   expected: boolean;
   /** Why the other answer stands as well, when the draft allows it. */
   eitherBecause?: string;
+  /** Why the expected answer is the draft's rather than the scenario's, where they part. */
+  draftBecause?: string;
   /** Why the scenario cannot be shown through `configure`. */
   inexpressible?: string;
   /** The driver feature the registration needs (observe subscriptions). */
@@ -41,10 +43,7 @@ const REGISTRATION_REQUIREMENTS: Readonly<Record<string, { requirement: string; 
     rule: 'registration.observe-no-policy',
   },
   'registration-resolved-credential': { requirement: 'AHP-AUTH-001', rule: 'registration.valid-accepted' },
-  'registration-missing-credential': {
-    requirement: 'AHP-AUTH-001',
-    rule: 'registration.unsupported-refused',
-  },
+  'registration-missing-credential': { requirement: 'AHPX-FAIL-004', rule: 'auth.failure-follows-policy' },
   'registration-unenforceable-ask': {
     requirement: 'AHP-CAP-001',
     rule: 'registration.unsupported-refused',
@@ -52,16 +51,33 @@ const REGISTRATION_REQUIREMENTS: Readonly<Record<string, { requirement: string; 
   'registration-supported-modify': { requirement: 'AHP-CAP-001', rule: 'registration.valid-accepted' },
   'registration-unsupported-modify-target': {
     requirement: 'AHP-CAP-001',
-    rule: 'registration.document-shape',
+    rule: 'registration.unsupported-refused',
   },
 };
 
-/** Scenarios whose other answer the draft allows as well, and why. */
+/**
+ * Scenarios whose other answer the draft allows as well, and why (docs/harness-authors.md, the
+ * registrations the interop scenarios refuse).
+ */
 const EITHER_ANSWER: Readonly<Record<string, string>> = {
-  'registration-missing-credential':
-    'a credential that does not resolve is an authentication failure when an event is delivered (AHPX-FAIL-004), so a harness may accept the registration and fail the delivery instead of refusing it',
+  'registration-unsupported-event':
+    'nothing is required of an exact event name the harness does not raise (base/registration.md, AHP-REG-002), so it may refuse the observe subscription or accept it and never dispatch it',
   'registration-unenforceable-managed-scope':
-    'the scenario refuses a managed scope its host cannot enforce; a harness that enforces managed, non-disableable scopes may accept it',
+    'a harness refuses a managed scope it cannot enforce (capability-auth.md, Registration); one that enforces managed, non-disableable scopes may accept it',
+};
+
+/**
+ * Scenarios whose answer the draft decides otherwise than the scenario, and why: the draft wins.
+ * An unset credential variable is an authentication failure at dispatch, under the configured
+ * policy (base/failure.md, AHP-FAIL-001; capability-auth.md, Failure and timing), not grounds to
+ * refuse the registration.
+ */
+const DRAFT_ANSWER: Readonly<Record<string, { accepted: boolean; because: string }>> = {
+  'registration-missing-credential': {
+    accepted: true,
+    because:
+      'the scenario refuses it, but by the draft an unset credential variable is an authentication failure at dispatch under the configured policy (AHPX-FAIL-004), so the registration is accepted',
+  },
 };
 
 function ruleOf(id: string, expected: boolean): RuleKey {
@@ -115,11 +131,13 @@ export function registrationPlan(scenario: CatalogueScenario): RegistrationPlan 
     id: scenario.id,
     requirements: [REGISTRATION_REQUIREMENTS[scenario.id]?.requirement ?? 'AHP-REG-001'],
     registration,
-    expected: answer.accepted,
+    expected: DRAFT_ANSWER[scenario.id]?.accepted ?? answer.accepted,
     needsObserve: JSON.stringify(registration).includes('"mode":"observe"'),
   };
   const either = EITHER_ANSWER[scenario.id];
   if (either !== undefined) plan.eitherBecause = either;
+  const draft = DRAFT_ANSWER[scenario.id];
+  if (draft !== undefined) plan.draftBecause = draft.because;
   if (register.requirements.length > 0) {
     plan.inexpressible = `the scenario asks the harness to enforce ${JSON.stringify(register.requirements)}${register.context.interactive === false ? ' without an interactive user' : ''}, which configure cannot carry (it takes the registration only)`;
   } else if (register.context.interactive === false) {
@@ -142,7 +160,11 @@ export async function runRegistration(
     );
   }
   state.configured = undefined;
-  ctx.evidence({ registration: plan.registration, expected: plan.expected ? 'accepted' : 'refused' });
+  ctx.evidence({
+    registration: plan.registration,
+    expected: plan.expected ? 'accepted' : 'refused',
+    ...(plan.draftBecause === undefined ? {} : { expectedBecause: plan.draftBecause }),
+  });
   const configured = await configureHarness(state, { registration: plan.registration }, ctx);
   ctx.evidence({ configure: configured as unknown as JsonValue });
   const verdict = judgeRegistration(plan, configured.accepted, configured.issues ?? []);
