@@ -205,14 +205,41 @@ describe('judgeScenario: the wire and the incoming state', () => {
         judgeScenario(p, observe({}, { request: requestParams(wrong), prefixRequests: prefixes })).findings,
       ),
     ).toEqual([
-      `the scenario's backend received params.state {"permission":"none","candidate":{"value":{"hit":1}}}, the earlier interceptors made {"permission":"allow","candidate":{"value":{"hit":1}}}`,
+      `the scenario's backend received params.state {"flow":"none","instructions":[],"injections":[],"permission":"none","candidate":{"value":{"hit":1}}}, the earlier interceptors made {"flow":"none","instructions":[],"injections":[],"permission":"allow","candidate":{"value":{"hit":1}}}`,
     ]);
+    // A member the scenario leaves out stands for its neutral value, which a harness may send.
+    const spelled = { ...sent, flow: 'none', instructions: [], injections: [] };
+    expect(
+      judgeScenario(p, observe({}, { request: requestParams(spelled), prefixRequests: prefixes })).findings,
+    ).toEqual([]);
+    const stopped = { ...sent, flow: 'stop' };
+    expect(
+      judgeScenario(p, observe({}, { request: requestParams(stopped), prefixRequests: prefixes })).findings,
+    ).toHaveLength(1);
     const none = judgeScenario(
       p,
       observe({}, { request: { capabilities: FULL_CAPABILITIES }, prefixRequests: prefixes }),
     );
     expect(none.findings).toEqual([]);
     expect(none.notes).toEqual([expect.stringMatching(/sent no params\.state/)]);
+  });
+
+  it("does not judge the permission the harness sends where the incoming deny is the host's own", () => {
+    const p = plan({}, { state: { permission: 'deny', candidate: null } });
+    expect(p.hostPermission).toBe('deny');
+    const verdict = judgeScenario(
+      p,
+      observe(
+        { decision: 'deny', executed: false, permission: 'deny', messages: [] },
+        {
+          request: requestParams({ permission: 'none', candidate: null }),
+        },
+      ),
+    );
+    expect(verdict.findings.filter((f) => f.message.includes('params.state'))).toEqual([]);
+    expect(verdict.notes).toEqual([
+      expect.stringMatching(/the incoming deny is the host's own permission here/),
+    ]);
   });
 
   it('fails a prefix not asked, and is untested when a prefix was not offered its effect', () => {
@@ -318,8 +345,12 @@ describe('judgeScenario: a response to reject whole', () => {
       expect.stringMatching(/accepted the host input schema's outcome \(hostExpected\)/),
     ]);
     expect(judgeScenario(p, observe(rejected)).findings).toEqual([]);
-    // Neither: the rejection's findings are reported.
-    expect(judgeScenario(p, observe({})).findings.length).toBeGreaterThan(0);
+    // Neither: a harness without such a schema accepted a valid AHP response; untested, never passed.
+    const neither = judgeScenario(p, observe({}));
+    expect(neither.findings).toEqual([]);
+    expect(neither.untested).toEqual([
+      expect.stringMatching(/^the scenario tests the host's own input schema \(hostExpected\), not AHP/),
+    ]);
     // Without hostExpected, the host outcome is no way out.
     expect(judgeScenario(rejectionPlan(), hostRun).findings.length).toBeGreaterThan(0);
   });

@@ -52,10 +52,18 @@ export interface InteropVerdict {
 
 const shown = (v: JsonValue | undefined) => (v === undefined ? 'nothing' : JSON.stringify(v));
 
-/** The state as compared: a candidate's provenance is the sender's own bookkeeping. */
-function comparableState(state: JsonValue | undefined): JsonValue | undefined {
+/** What an omitted member of the incoming state stands for: nothing accepted yet. */
+const STATE_DEFAULTS: JsonObject = { flow: 'none', instructions: [], injections: [] };
+
+/**
+ * The state as compared: an omitted member is its neutral value, a candidate's provenance is the
+ * sender's own bookkeeping, and `permission` is left out where the incoming permission is the
+ * host's own (`withoutPermission`), which the draft does not say travels in `params.state`.
+ */
+function comparableState(state: JsonValue | undefined, withoutPermission = false): JsonValue | undefined {
   if (!isJsonObject(state)) return state;
-  const out: JsonObject = { ...state };
+  const out: JsonObject = { ...STATE_DEFAULTS, ...state };
+  if (withoutPermission) delete out.permission;
   if (isJsonObject(out.candidate)) {
     const { provenance: _p, ...candidate } = out.candidate;
     out.candidate = candidate;
@@ -276,8 +284,14 @@ function stateFindings(plan: InteropPlan, request: JsonObject | undefined, notes
     );
     return [];
   }
-  const want = comparableState(plan.state as unknown as JsonValue);
-  const got = comparableState(request.state);
+  const hostDeny = plan.hostPermission === 'deny';
+  const want = comparableState(plan.state as unknown as JsonValue, hostDeny);
+  const got = comparableState(request.state, hostDeny);
+  if (hostDeny && isJsonObject(request.state) && request.state.permission !== 'deny') {
+    notes.push(
+      `the incoming deny is the host's own permission here; the harness sent params.state.permission ${shown(request.state.permission)}, which is not judged`,
+    );
+  }
   if (isDeepStrictEqual(want, got)) return [];
   return [
     finding(
@@ -308,6 +322,15 @@ export function judgeScenario(plan: InteropPlan, observation: InteropObservation
       );
       return { findings: state, untested: host.untested, notes };
     }
+    // Neither: the response is valid AHP; the invalid input is the authors' host's own rule.
+    const shownRejection = rejected.findings.map((f) => f.message).join('; ');
+    return {
+      findings: state,
+      untested: [
+        `the scenario tests the host's own input schema (hostExpected), not AHP, and this harness has none: it neither rejected the response nor refused execution by one (${shownRejection})`,
+      ],
+      notes,
+    };
   }
   return { findings: [...state, ...rejected.findings], untested: rejected.untested, notes };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InterceptScenario } from './format.js';
 import { capabilityDifference } from './capabilities.js';
-import { prefixesFor, replyBehaviour, translateScenario } from './translate.js';
+import { PREFIX_STOP_REASON, prefixesFor, replyBehaviour, translateScenario } from './translate.js';
 import { scenarioBackends, scenarioEvent } from './run.js';
 import { scenarioRequirements, unmappedTags, TAG_REQUIREMENTS, REQUIREMENT_RULES } from './requirements.js';
 import { requirementById } from '../../protocol/requirements.js';
@@ -23,10 +23,11 @@ describe('prefixesFor: the interceptors that make an incoming state', () => {
       candidate: { value: { hit: 1 }, provenance: { requestId: 'e' } },
     });
     expect(links.map((l) => l.effect)).toEqual([{ type: 'return', value: { hit: 1 } }, { type: 'ask' }]);
-    expect(prefixesFor({ permission: 'allow', candidate: null, flow: 'stop' }).map((l) => l.effect)).toEqual([
-      { type: 'allow' },
-      { type: 'flow', operation: 'stop' },
-    ]);
+    // A stop without its reason would be rejected whole: the reason must be there, as text.
+    expect(
+      prefixesFor({ permission: 'allow', candidate: null, flow: 'stop' }).map((l) => l.effect),
+    ).toStrictEqual([{ type: 'allow' }, { type: 'flow', operation: 'stop', reason: PREFIX_STOP_REASON }]);
+    expect(PREFIX_STOP_REASON).toMatch(/\w/);
   });
 
   it('leaves a host deny to the host permission, not to an interceptor', () => {

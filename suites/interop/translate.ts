@@ -65,6 +65,9 @@ export function interopCaseName(set: string, id: string): string {
   return `${INTEROP_CASE_PREFIX}${set}/${id}`;
 }
 
+/** The reason of the earlier interceptor's flow stop. */
+export const PREFIX_STOP_REASON = 'stopped by an earlier interceptor';
+
 /** The prefix interceptors that make `state` (candidate first: a later permission keeps it). */
 export function prefixesFor(state: InteropState | undefined): PrefixLink[] {
   if (state === undefined) return [];
@@ -78,8 +81,11 @@ export function prefixesFor(state: InteropState | undefined): PrefixLink[] {
   if (state.permission === 'allow' || state.permission === 'ask') {
     links.push({ makes: `the incoming ${state.permission}`, effect: { type: state.permission } });
   }
-  if (state.flow === 'stop')
-    links.push({ makes: 'the incoming flow stop', effect: { type: 'flow', operation: 'stop' } });
+  if (state.flow === 'stop') {
+    // A flow stop carries its reason (a stop without one is rejected whole).
+    const effect = { type: 'flow', operation: 'stop', reason: PREFIX_STOP_REASON };
+    links.push({ makes: 'the incoming flow stop', effect });
+  }
   return links;
 }
 
