@@ -137,7 +137,6 @@ export const RULE_EVIDENCE = {
   'registration.valid-accepted': PRESENT,
   'registration.document-shape': PRESENT,
   'registration.unusable-transport-refused': PRESENT,
-  'registration.unsupported-refused': PRESENT,
   'auth.portable-bindings': PRESENT,
   'dispatch.selector': PRESENT,
   'event.tool-before': PRESENT,
@@ -176,6 +175,7 @@ export const RULE_EVIDENCE = {
   'auth.failure-follows-policy': PRESENT,
   'deadline.covers-auth': PRESENT,
   'claim.consistent': PRESENT,
+  'registration.unsupported-refused': PRESENT,
 } as const satisfies Record<RuleKey, readonly ReportedField[]>;
 
 /** The fields rule `key` reads beyond what every answer holds. */
