@@ -504,7 +504,7 @@ export const FAMILY_RULES = {
       DOC.baseIndex,
       'Base Protocol profile',
       'MUST',
-      'A harness rejects interceptor configuration it cannot honour (an event, mode, scope or credential it cannot serve, a repeated backend id) rather than silently skipping it.',
+      'A harness rejects interceptor configuration it cannot honour (an event, mode or scope it cannot serve, a repeated backend id) rather than silently skipping it.',
     ),
     configuration,
     'A registration the harness cannot honour is accepted',
