@@ -17,6 +17,25 @@ writeFileSync(join(dir, 'unknown-key.json'), '{"sed": 1}');
 writeFileSync(join(dir, 'bad-scenario.json'), '{"rules": [{"behaviour": {"kind": "explode"}}]}');
 writeFileSync(join(dir, 'not-json-scenario.json'), 'rules: []');
 writeFileSync(join(dir, 'array.json'), '[{"command":"ls"}]');
+// An interop scenario file whose one scenario carries a field this version cannot run.
+const interopDir = mkdtempSync(join(tmpdir(), 'ahp-bad-interop-'));
+writeFileSync(
+  join(interopDir, 'catalogue-scenarios.json'),
+  JSON.stringify({
+    version: 1,
+    scenarios: [
+      {
+        id: 'reg-1',
+        category: 'registration',
+        steps: [],
+        expected: {},
+        requests: {},
+        responses: {},
+        weight: 2,
+      },
+    ],
+  }),
+);
 
 // A stdio mock that fails to start must not touch the test process's own signals or exit.
 const processControl: ProcessControl = {
@@ -51,6 +70,18 @@ const CASES: Record<string, BadInput> = {
     says: /unexpected argument "node"; put the driver command after "--"/,
   },
   'a flag without its value': { argv: ['harness', '--seed'], says: /--seed needs a value: --seed <n>/ },
+  'an interop path that does not exist': {
+    argv: ['harness', '--interop', join(dir, 'nowhere')],
+    says: /--interop: ".*nowhere" does not exist; give the interop folder of a checkout/,
+  },
+  'an interop scenario with an unknown field': {
+    argv: ['harness', '--interop', interopDir],
+    says: /catalogue-scenarios\.json: scenario "reg-1" has an unknown field "weight"/,
+  },
+  'an interop folder listed without its scenario files': {
+    argv: ['list', '--interop', dir],
+    says: /--interop: the folder ".*" holds none of scenarios\.json/,
+  },
   'a bad seed': {
     argv: ['harness', '--seed', 'abc'],
     says: /--seed must be an integer from 0 to 2147483647, not "abc"/,

@@ -35,6 +35,8 @@ import { PACKAGE_ROOT, runConformance } from '../runner/run-conformance.js';
 import { SUITE_GLOBS } from '../selection/collect.js';
 import { recordedDurations } from '../shard/durations.js';
 import { shardLabel } from '../shard/plan.js';
+import { INTEROP_FLAG, INTEROP_HELP, resolveInterop } from '../options/interop-option.js';
+import { INTEROP_PATH_KEY, INTEROP_SUITE_GLOB } from '../../suites/interop/index.js';
 import { missingDriverScript } from './driver-script.js';
 import type { Command } from './registry.js';
 
@@ -47,8 +49,10 @@ programmable misbehaving mock backend, through a driver that wraps the harness u
 Examples:
   ahp-conformance harness
   ahp-conformance harness --reporter json --output-dir reports -- node my-driver.mjs
+  ahp-conformance harness --interop ../agent-hooks-protocol/interop -- node my-driver.mjs
 
 ${COMMON_HELP}
+${INTEROP_HELP}
 
 Exit codes: 0 no MUST failed, 1 conformance failures, 2 usage or configuration error,
 3 the driver could not be started or initialized, or exited or stopped answering during the run
@@ -139,6 +143,7 @@ export function harnessPlan(
   io: Pick<CliIo, 'env' | 'cwd'>,
   options: ResolvedOptions,
   token: string,
+  interopPath?: string,
 ): SuiteRunPlan {
   const label = redactCommand(command).join(' ');
   const env: Record<string, string> = {};
@@ -154,8 +159,12 @@ export function harnessPlan(
   };
   return {
     role: 'harness',
-    include: [SUITE_GLOBS.harness],
-    provide: { ahpHarnessTarget: target, ahpSettings: suiteSettings(options) },
+    include: [interopPath === undefined ? SUITE_GLOBS.harness : INTEROP_SUITE_GLOB],
+    provide: {
+      ahpHarnessTarget: target,
+      ahpSettings: suiteSettings(options),
+      ...(interopPath === undefined ? {} : { [INTEROP_PATH_KEY]: interopPath }),
+    },
     options,
     target: reported,
     claim: claimFor(info),
@@ -166,9 +175,10 @@ export function harnessPlan(
 }
 
 async function runHarness(args: readonly string[], io: CliIo): Promise<number> {
-  const { options, trailing } = await parseCommandLine(
+  const { options, trailing, extra } = await parseCommandLine(
     args,
     {
+      flags: INTEROP_FLAG,
       trailing: {
         name: 'driver command',
         example: '-- node my-driver.mjs',
@@ -177,16 +187,23 @@ async function runHarness(args: readonly string[], io: CliIo): Promise<number> {
     },
     { cwd: io.cwd },
   );
+  const interop = await resolveInterop(extra.interop, io.cwd);
   const command = trailing ?? referenceDriverCommand();
   const label = redactCommand(command).join(' ');
   const weights = await recordedDurations('harness');
-  const selecting = options.only.length > 0 || options.skip.length > 0 || options.shard !== undefined;
+  const selecting =
+    options.only.length > 0 ||
+    options.skip.length > 0 ||
+    options.shard !== undefined ||
+    interop !== undefined;
   // A file report never silences the console: only --quiet does.
   const out = runConsole(io.stdout, {
     quiet: options.quiet,
     heading: options.shard
       ? `Running shard ${shardLabel(options.shard)} of the harness suite`
-      : 'Running the harness suite',
+      : interop
+        ? `Running the interop scenarios of ${interop.sets.map((s) => s.file).join(', ')}`
+        : 'Running the harness suite',
     transcriptAt: transcriptAt(options),
     weights,
     ...(selecting ? {} : { expectedCases: weights.size }),
@@ -209,7 +226,7 @@ async function runHarness(args: readonly string[], io: CliIo): Promise<number> {
     `Driver: ${info.implementation.name} ${info.implementation.version}; bindings ${info.bindings.join(', ') || 'none'}.`,
   );
   const token = randomBytes(18).toString('base64url');
-  const plan = harnessPlan(command, info, io, options, token);
+  const plan = harnessPlan(command, info, io, options, token, interop?.path);
   const outcome: SuiteRunOutcome = await runSuite({ ...plan, signal: io.signal, ...out.hooks() }).finally(
     () => out.finish(),
   );
@@ -250,6 +267,6 @@ function transcriptAt(options: ResolvedOptions): string {
 export const harnessCommand: Command = {
   name: 'harness',
   help: HELP,
-  flags: Object.keys(COMMON_FLAGS),
+  flags: [...Object.keys(COMMON_FLAGS), ...Object.keys(INTEROP_FLAG)],
   run: runHarness,
 };

@@ -8,6 +8,7 @@ import { PACKAGE_ROOT } from '../runner/run-conformance.js';
 import { fakeIo } from '../test-support/fake-io.js';
 import { collectCases, type Collection } from '../selection/collect.js';
 import { collectAllSuites, createListCommand } from './list.js';
+import { INTEROP_COVERAGE, matchesPattern } from '../../suites/interop/index.js';
 
 const list = createListCommand(() => collectCases(['cli/selection/test-fixtures/*.conformance.ts']));
 
@@ -99,6 +100,14 @@ describe('list over the suites that ship', () => {
     // The backend suite is collected for every binding it can be run over.
     const backendBindings = new Set(cases.filter((c) => c.role === 'backend').flatMap((c) => c.transports));
     expect([...backendBindings].sort()).toEqual(['http', 'stdio-per_event', 'stdio-persistent']);
+  });
+
+  it('names in the interop coverage table only cases that ship', () => {
+    const harness = collection.cases.filter((c) => c.role === 'harness').map((c) => c.name);
+    const unmatched = Object.entries(INTEROP_COVERAGE).flatMap(([key, patterns]) =>
+      patterns.filter((p) => !harness.some((n) => matchesPattern(p, n))).map((p) => `${key}: ${p}`),
+    );
+    expect(unmatched).toEqual([]);
   });
 
   it('covers every requirement ID: cases with proofs, or an exclusion with its reason', async () => {

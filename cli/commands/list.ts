@@ -13,6 +13,9 @@ import { PACKAGE_ROOT } from '../runner/run-conformance.js';
 import { collectSources, SUITE_GLOBS, type Collection, type CollectedCase } from '../selection/collect.js';
 import { selectCases } from '../selection/select.js';
 import { coverageJson, coverageOf, coverageText } from './list-coverage.js';
+import { interopCounts, interopText } from './list-interop.js';
+import { INTEROP_FLAG, INTEROP_HELP, resolveInterop } from '../options/interop-option.js';
+import { interopCoverage } from '../../suites/interop/index.js';
 import type { Command } from './registry.js';
 import { counted } from '../report/count.js';
 
@@ -25,13 +28,17 @@ apply it (a selector that matches nothing is an error).
   --coverage  the coverage matrix instead: per requirement ID its level, cases, proofs (the broken
               twins that must fail it, or in-test negatives) or the reason no case checks it; then
               its problems (an ID with neither a case nor an exclusion, cases without a proof).
-              Exit code 1 when there is a problem. With --json: {"requirements": [...], "problems": [...]}`;
+              Exit code 1 when there is a problem. With --json: {"requirements": [...], "problems": [...]}
+${INTEROP_HELP}
+              Lists, per scenario, the cases of ours that cover it or why none does
+              (with --coverage: their counts; with --json: {"interop": [...]}).`;
 
 const LIST_FLAGS: Readonly<Record<string, FlagSpec>> = {
   '--json': { key: 'json', kind: 'boolean' },
   '--coverage': { key: 'coverage', kind: 'boolean' },
   '--only': COMMON_FLAGS['--only'] as FlagSpec,
   '--skip': COMMON_FLAGS['--skip'] as FlagSpec,
+  ...INTEROP_FLAG,
 };
 
 function table(rows: string[][]): string[] {
@@ -123,6 +130,7 @@ export function createListCommand(collect: () => Promise<Collection>): Command {
     flags: Object.keys(LIST_FLAGS),
     async run(args, io: CliIo) {
       const argv = parseArgv(args, { flags: LIST_FLAGS });
+      const interop = await resolveInterop(argv.values.interop, io.cwd);
       const collection = await collect();
       if (collection.errors.length > 0) {
         for (const e of collection.errors) writeLine(io.stderr, `ahp-conformance list: ${e}`);
@@ -133,13 +141,29 @@ export function createListCommand(collect: () => Promise<Collection>): Command {
       const cases = selectCases(collection.cases, { only, skip });
       const narrowed = only.length + skip.length > 0;
       const asJson = argv.values.json === true;
+      const scenarios =
+        interop &&
+        interopCoverage(
+          interop.sets,
+          cases.filter((c) => c.role === 'harness').map((c) => c.name),
+        );
       if (argv.values.coverage === true) {
         const { registry, problems } = coverageOf(cases);
+        if (asJson) {
+          const body = JSON.parse(coverageJson(registry, problems)) as Record<string, unknown>;
+          writeLine(io.stdout, JSON.stringify(scenarios ? { ...body, interop: scenarios } : body, null, 2));
+        } else {
+          const text = coverageText(registry, problems, table);
+          writeLine(io.stdout, scenarios ? `${text}\n${interopCounts(scenarios)}` : text);
+        }
+        return problems.length > 0 ? EXIT.conformanceFailure : EXIT.ok;
+      }
+      if (scenarios) {
         writeLine(
           io.stdout,
-          asJson ? coverageJson(registry, problems) : coverageText(registry, problems, table),
+          asJson ? JSON.stringify({ interop: scenarios }, null, 2) : interopText(scenarios, table),
         );
-        return problems.length > 0 ? EXIT.conformanceFailure : EXIT.ok;
+        return EXIT.ok;
       }
       writeLine(io.stdout, asJson ? json(cases) : human(cases, narrowed));
       return EXIT.ok;

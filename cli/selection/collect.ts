@@ -30,7 +30,7 @@ export interface Collection {
 }
 
 function roleOf(file: string): CollectedCase['role'] {
-  if (file.startsWith('suites/harness/')) return 'harness';
+  if (file.startsWith('suites/harness/') || file.startsWith('suites/interop/')) return 'harness';
   if (file.startsWith('suites/backend/')) return 'backend';
   return 'other';
 }

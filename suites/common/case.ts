@@ -12,7 +12,16 @@ import {
   type TargetStopped,
 } from './case-meta.js';
 
-/** How a case is declared: its path-like name must start with its first requirement ID. */
+/**
+ * Names of the cases that run the protocol authors' interop scenarios: they are named by the
+ * authors' set and scenario id, which already names what they test (suites/interop/).
+ */
+export const INTEROP_NAME_PREFIX = 'interop/';
+
+/**
+ * How a case is declared: its path-like name must start with its first requirement ID (an interop
+ * case's with INTEROP_NAME_PREFIX).
+ */
 export interface CaseSpec {
   name: string;
   requirements: string[];
@@ -52,7 +61,7 @@ export interface CaseContext {
 
 function metaFor(spec: CaseSpec): CaseMeta {
   const [first] = spec.requirements;
-  if (!first || !spec.name.startsWith(first)) {
+  if (!first || !(spec.name.startsWith(first) || spec.name.startsWith(INTEROP_NAME_PREFIX))) {
     throw new Error(`case "${spec.name}" must start with its first requirement ID`);
   }
   const known = spec.requirements.map((id) => {

@@ -1,0 +1,152 @@
+/**
+ * Which cases of ours cover each interop scenario, matched by requirement and behaviour: one
+ * table keyed by what a scenario is about (its tag, its catalogue category or registration, its
+ * kind of lifecycle steps), read for every scenario of the four files. A scenario none of whose
+ * keys names a case gets a written reason instead. `list --interop` shows it; the test beside
+ * the list command checks that every pattern here matches a case that ships. Pure.
+ */
+import type { CatalogueScenario, InterceptScenario, LifecycleScenario } from './format.js';
+import type { InteropSet } from './load.js';
+
+/** Case-name patterns (`*` matches any run of characters) per key of a scenario. */
+export const INTEROP_COVERAGE: Readonly<Record<string, readonly string[]>> = {
+  // scenarios.json, by tag.
+  'tag:atomic-rejection': ['AHP-EDIT-001/atomic/*'],
+  'tag:atomic': ['AHP-EDIT-001/atomic/*'],
+  'tag:application-invalid': ['AHP-EDIT-001/atomic/*/an-earlier-accepted-edit-stays-after-a-later-rejection'],
+  'tag:modify': ['AHP-EDIT-001/replace/*', 'AHP-EDIT-001/merge/*'],
+  'tag:merge': ['AHP-EDIT-001/merge/*'],
+  'tag:replace': ['AHP-EDIT-001/replace/*'],
+  'tag:capability-invalid': [
+    'AHP-EDIT-001/authority/*',
+    'AHP-FAIL-001/transport:*/policy:fail-closed/class:invalid-effects/unadvertised-return',
+  ],
+  'tag:schema-invalid': [
+    'AHP-FAIL-001/transport:*/policy:fail-closed/class:invalid-effects',
+    'AHP-FAIL-001/transport:*/policy:fail-closed/class:missing-fields',
+    'AHP-FAIL-001/transport:*/policy:fail-closed/class:malformed',
+  ],
+  'tag:correlation-invalid': ['AHP-FAIL-001/transport:*/policy:fail-closed/class:id-mismatch'],
+  'tag:serial-pipeline': ['AHP-COMP-001/chain:*'],
+  'tag:precedence': ['AHP-COMP-001/chain:deny-at-the-2nd/3rd-not-asked'],
+  'tag:flow': ['AHP-COMP-001/chain:flow-stop-at-the-2nd/3rd-not-asked'],
+  'tag:extensions': ['AHP-CORE-003/transport:*/unknown-result-fields-are-ignored'],
+  'tag:no-effect': ['AHP-DEC-003/*'],
+  'tag:deny': ['AHP-DEC-002/*'],
+  'tag:permission': ['AHP-SEC-001/*', 'AHP-DEC-003/*'],
+  'tag:allow': ['AHP-SEC-001/allow-effect-does-not-lift-host-deny'],
+  'tag:ask': ['AHP-CAP-001/advertised-ask-is-enforced-under-a-host-that-allows'],
+  // catalogue-scenarios.json registrations, by scenario.
+  'registration:registration-intercept-accepted': [
+    'AHP-REG-002/mode:intercept-and-observe-backends/each-gets-only-its-mode',
+  ],
+  'registration:registration-observe-accepted': [
+    'AHPX-FAIL-006/transport:*/observer-failure-keeps-the-decision',
+  ],
+  'registration:registration-explicit-failure-policy-required': [
+    'AHPX-FAIL-003/transport:*/registration:intercept-without-failure-policy-is-refused',
+  ],
+  'registration:registration-observe-policy-forbidden': [
+    'AHPX-FAIL-006/transport:*/registration:observe-with-timeout-is-refused',
+  ],
+  'registration:registration-resolved-credential': ['AHP-AUTH-001/*'],
+  'registration:registration-missing-credential': [
+    'AHP-FAIL-001/transport:http/*/class:auth/token-variable-missing',
+  ],
+  // lifecycle-scenarios.json and observation-chain-scenarios.json, by what they are about.
+  'lifecycle:cancel': ['AHPX-INT-001/*', 'AHPX-INT-002/*'],
+  // Observation chains, by scenario: who is asked, and the boundary copy the uncalled get.
+  'chain:observation-chain-deny': [
+    'AHP-COMP-001/chain:deny-at-the-2nd/3rd-not-asked',
+    'AHP-REG-002/mode:intercept/uncalled-interceptor-gets-the-boundary-copy',
+  ],
+  'chain:observation-chain-stop': [
+    'AHP-COMP-001/chain:flow-stop-at-the-2nd/3rd-not-asked',
+    'AHP-REG-002/mode:intercept/uncalled-interceptor-gets-the-boundary-copy',
+  ],
+  'chain:observation-chain-fail-open': ['AHP-COMP-001/chain:fail-open-failure-at-the-2nd/3rd-asked'],
+  'chain:observation-chain-fail-closed': ['AHP-COMP-001/chain:fail-closed-failure-at-the-2nd/3rd-not-asked'],
+  'chain:observation-chain-interrupt': [
+    'AHP-COMP-001/chain:interrupted-while-the-2nd-is-pending/3rd-not-asked',
+  ],
+  'chain:observation-chain-continue': [
+    'AHP-COMP-001/chain:three-interceptors/asked-serially-in-registration-order',
+  ],
+  'chain:observation-chain-native': [
+    'AHP-REG-002/mode:intercept-and-observe-on-one-backend/each-gets-its-own-delivery',
+  ],
+};
+
+/** Why a scenario no key of which names a case is not covered, by what it is about. */
+const UNCOVERED: Readonly<Record<string, string>> = {
+  intercept:
+    'no case of ours judges this outcome of one response (candidates, returns, messages, injections, continuations or an incoming state); `harness --interop` runs it',
+  registration: 'no case of ours registers this document; `harness --interop` runs it through configure',
+  notification:
+    'it judges a receiver of hooks/observe notifications; our backend-side checks do not cover catalogue lineage and the harness only sends',
+  chain:
+    "no chain case of ours reproduces this combination of the interceptors' answers; `harness --interop` lists it untested with its reason",
+  lifecycle:
+    'it scripts the client side of each exchange (staged acceptance, uploads, emitted frames); no case of ours holds a harness at those points',
+};
+
+/** What a scenario of `set` is about, as keys of INTEROP_COVERAGE. */
+export function scenarioKeys(set: InteropSet['set'], scenario: InteropSet['scenarios'][number]): string[] {
+  if (set === 'scenarios') return (scenario as InterceptScenario).tags.map((t) => `tag:${t}`);
+  if (set === 'catalogue-scenarios') {
+    const s = scenario as CatalogueScenario;
+    return s.category === 'registration' ? [`registration:${s.id}`] : [`catalogue:${s.category}`];
+  }
+  const s = scenario as LifecycleScenario;
+  if (s.chain !== undefined) return [`chain:${s.id}`];
+  return s.steps.some((step) => step.op === 'cancel') ? ['lifecycle:cancel'] : ['lifecycle:other'];
+}
+
+function uncoveredReason(set: InteropSet['set'], scenario: InteropSet['scenarios'][number]): string {
+  if (set === 'scenarios') return UNCOVERED.intercept as string;
+  if (set === 'catalogue-scenarios') {
+    return (scenario as CatalogueScenario).category === 'registration'
+      ? (UNCOVERED.registration as string)
+      : (UNCOVERED.notification as string);
+  }
+  return (
+    (scenario as LifecycleScenario).chain === undefined ? UNCOVERED.lifecycle : UNCOVERED.chain
+  ) as string;
+}
+
+/** True when `name` matches `pattern` (`*`: any run of characters). */
+export function matchesPattern(pattern: string, name: string): boolean {
+  const source = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${source}$`).test(name);
+}
+
+/** One scenario and what covers it. */
+export interface ScenarioCoverage {
+  set: InteropSet['set'];
+  id: string;
+  /** Our case names that cover it (from the cases given). */
+  cases: string[];
+  /** Why none does, when none does. */
+  reason?: string;
+}
+
+/** Coverage of every scenario of `sets` by the case names given. */
+export function interopCoverage(
+  sets: readonly InteropSet[],
+  caseNames: readonly string[],
+): ScenarioCoverage[] {
+  const out: ScenarioCoverage[] = [];
+  for (const loaded of sets) {
+    for (const scenario of loaded.scenarios) {
+      const patterns = scenarioKeys(loaded.set, scenario).flatMap((k) => INTEROP_COVERAGE[k] ?? []);
+      const cases = caseNames.filter((n) => patterns.some((p) => matchesPattern(p, n)));
+      const entry: ScenarioCoverage = { set: loaded.set, id: scenario.id, cases };
+      if (cases.length === 0) entry.reason = uncoveredReason(loaded.set, scenario);
+      out.push(entry);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,59 @@
+/**
+ * Declares one case per scenario of the loaded interop files, named `interop/<set>/<id>`:
+ * `scenarios.json` through run.ts, the registration scenarios of `catalogue-scenarios.json`
+ * through registration.ts, and every other scenario as a case that ends `untested` with the
+ * reason it does not apply to a harness driven through the driver protocol (not-run.ts).
+ */
+import { driverCase } from '../harness/kit/define.js';
+import type { HarnessFixture } from '../harness/kit/fixture.js';
+import type { Needs } from '../harness/kit/features.js';
+import type { KnownFeature } from '../driver/index.js';
+import { conformanceCase } from '../common/case.js';
+import type { CatalogueScenario } from './format.js';
+import type { InteropSet } from './load.js';
+import { notRunReason } from './not-run.js';
+import { registrationPlan, runRegistration } from './registration.js';
+import { runScenario } from './run.js';
+import { interopCaseName, translateScenario } from './translate.js';
+
+const TRANSPORTS = ['http', 'stdio-persistent', 'stdio-per_event'];
+
+/** Declares the cases of every loaded set. */
+export function declareInteropCases(fixture: HarnessFixture, sets: readonly InteropSet[]): void {
+  for (const loaded of sets) {
+    for (const scenario of loaded.scenarios) {
+      const name = interopCaseName(loaded.set, scenario.id);
+      if (loaded.set === 'scenarios') {
+        const plan = translateScenario(scenario as Parameters<typeof translateScenario>[0], loaded.set);
+        const features: KnownFeature[] = plan.hostPermission ? ['hostPermission'] : [];
+        const needs: Needs = {
+          transport: 'any',
+          features,
+          ...(plan.eventType === 'tool.before' ? {} : { event: plan.eventType }),
+        };
+        driverCase(
+          fixture,
+          { name, requirements: plan.requirements, transports: TRANSPORTS },
+          needs,
+          (ctx, state) => runScenario(state, plan, ctx),
+        );
+        continue;
+      }
+      const registration =
+        loaded.set === 'catalogue-scenarios' ? registrationPlan(scenario as CatalogueScenario) : undefined;
+      if (registration !== undefined) {
+        driverCase(
+          fixture,
+          { name, requirements: registration.requirements, transports: ['none'] },
+          {},
+          (ctx, state) => runRegistration(state, registration, ctx),
+        );
+        continue;
+      }
+      const reason = notRunReason(loaded.set, scenario);
+      conformanceCase({ name, requirements: [reason.requirement], transports: ['none'] }, (ctx) =>
+        ctx.untested(reason.why),
+      );
+    }
+  }
+}
