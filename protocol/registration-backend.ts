@@ -41,8 +41,14 @@ export function validateTransport(value: JsonValue | undefined, path: string, f:
     if ('args' in value && !(Array.isArray(value.args) && value.args.every((a) => typeof a === 'string'))) {
       f.add(at('args'), 'args must be an array of strings (no shell string)', 'AHP-STDIO-001');
     }
-    if (value.lifecycle !== 'persistent' && value.lifecycle !== 'per_event') {
+    if (!('lifecycle' in value)) {
       f.add(at('lifecycle'), 'lifecycle is required: persistent or per_event', 'AHP-STDIO-001');
+    } else if (value.lifecycle !== 'persistent' && value.lifecycle !== 'per_event') {
+      f.add(
+        at('lifecycle'),
+        `lifecycle must be persistent or per_event, not ${JSON.stringify(value.lifecycle)}`,
+        'AHP-STDIO-001',
+      );
     }
     if ('cwd' in value && !nonEmpty(value.cwd))
       f.add(at('cwd'), 'cwd must be a non-empty string', 'AHP-STDIO-001');

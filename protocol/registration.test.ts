@@ -328,6 +328,22 @@ describe('validateRegistration: violations', () => {
     ]);
   });
 
+  it.each<[string, (d: Doc) => void, string]>([
+    [
+      'absent',
+      (d) => delete d.hooks[1]!.transport.lifecycle,
+      'lifecycle is required: persistent or per_event',
+    ],
+    [
+      'an unknown value',
+      (d) => (d.hooks[1]!.transport.lifecycle = 'forever'),
+      'lifecycle must be persistent or per_event, not "forever"',
+    ],
+  ])('names a stdio lifecycle that is %s as what it is', (_name, change, message) => {
+    const check = validateRegistration(edit(change));
+    expect(check.ok ? [] : check.violations.map((v) => v.message)).toEqual([message]);
+  });
+
   it.each<[string, JsonValue]>([
     ['null', null],
     ['an array', []],

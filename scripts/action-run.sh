@@ -96,7 +96,7 @@ esac
 # Installed (npx fetches it here) and able to start, before anything is judged.
 if ! started="$("${tool[@]}" --version 2>&1)"; then
   echo "$started"
-  cannot_start "could not install or start $described; check the version input (the default, the action's own checkout, needs no registry)."
+  cannot_start "could not install or start $described; check the version input (the default, the action's own checkout, works for any ref)."
 fi
 echo "ahp-conformance $started ($described)"
 

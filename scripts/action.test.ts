@@ -195,7 +195,7 @@ describe('the action run step', () => {
       },
       cwd,
     );
-    // The default version is the action's own checkout: no registry is needed.
+    // The default version is the action's own checkout: the suite need not be published.
     expect(shard.stdout).toMatch(/^ahp-conformance \d+\.\d+\.\d+ \(the action's checkout\)$/m);
     expect(shard.stdout).toContain(
       'ahp-conformance harness --reporter json --reporter markdown --output-dir shard-1 --seed 1286608622 --shard 1/1 --only AHP-CORE-001',

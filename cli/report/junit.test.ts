@@ -128,7 +128,7 @@ describe('renderJunit', () => {
     expect(outcomeOf(caseNamed(root, 'known-failures line 2: AHP-REG-001'))?.attributes).toMatchObject({
       type: 'stale-known-failure',
       message:
-        'stale known failure: no case "AHP-REG-001" matches fails any more (1 pass); remove line 2 of known-failures.txt',
+        'stale known failure: line 2 of known-failures.txt (AHP-REG-001) matches no failing case any more (1 pass); remove the line',
     });
     expect(outcomeOf(caseNamed(root, 'run error 1'))?.name).toBe('error');
     expect(root.attributes).toMatchObject({ tests: '13', failures: '3', errors: '1', skipped: '6' });

@@ -130,7 +130,8 @@ export function renderJunit(report: Report, options: JunitOptions): string {
       outcome: {
         kind: 'failure',
         type: 'stale-known-failure',
-        message: `stale known failure: no case "${s.pattern}" matches fails any more (${s.passing.length} pass); remove line ${s.line} of ${report.baseline?.file ?? 'the baseline'}`,
+        // The console's sentence (cli/console/summary.ts), so both name the line the same way.
+        message: `stale known failure: line ${s.line} of ${report.baseline?.file ?? 'the baseline'} (${s.pattern}) matches no failing case any more (${s.passing.length} pass); remove the line`,
         body: s.passing.join('\n'),
       },
     });

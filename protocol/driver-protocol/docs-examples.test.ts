@@ -1,6 +1,8 @@
-// Every JSON-RPC line in docs/driver-protocol.md, requests and results, parses against the schema:
-// the document and the schema describe one protocol.
+// Every JSON-RPC line in docs/driver-protocol.md, requests and results, parses against the schema,
+// and validates against its JSON Schema form (docs/driver-protocol.schema.json, what authors in
+// other languages validate with): the document and both schemas describe one protocol.
 import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { checkShape, paramsSchemas, type ShapeCheck } from './index.js';
 import {
@@ -11,6 +13,9 @@ import {
 } from './results.js';
 
 const DOC = readFileSync(new URL('../../docs/driver-protocol.md', import.meta.url), 'utf8');
+const JSON_SCHEMA = JSON.parse(
+  readFileSync(new URL('../../docs/driver-protocol.schema.json', import.meta.url), 'utf8'),
+) as { $id: string };
 
 const RESULTS = {
   initialize: initializeResultSchema,
@@ -106,5 +111,51 @@ describe('the examples of docs/driver-protocol.md', () => {
       ['initialize params (id 1)', ['params.suiteVersion']],
       ['invoke result (id 3)', ['$.result.audit[0].outcome']],
     ]);
+  });
+});
+
+/** Each example against the checked-in JSON Schema: a request line whole, a result by its method. */
+function jsonSchemaFailures(doc: string): string[] {
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  ajv.addSchema(JSON_SCHEMA);
+  const methodOf = new Map<number, Method>();
+  const failures: string[] = [];
+  const check = (ref: string, value: unknown, what: string): void => {
+    const validate = ajv.getSchema(`${JSON_SCHEMA.$id}${ref}`);
+    if (validate === undefined) throw new Error(`docs/driver-protocol.schema.json has no ${ref}`);
+    if (!validate(value))
+      failures.push(
+        `${what}: ${(validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`).join('; ')}`,
+      );
+  };
+  for (const { from, message } of transcriptLines(doc)) {
+    if (from === 'suite') {
+      methodOf.set(message.id as number, message.method as Method);
+      check('', message, `${message.method} request (id ${message.id})`);
+    } else if (message.result !== undefined) {
+      const method = methodOf.get(message.id as number) as Method;
+      check(`#/$defs/${method}Result`, message.result, `${method} result (id ${message.id})`);
+    }
+  }
+  return failures;
+}
+
+describe('the examples of docs/driver-protocol.md against docs/driver-protocol.schema.json', () => {
+  it('each validate', () => {
+    expect(jsonSchemaFailures(DOC)).toEqual([]);
+  });
+
+  it('a broken example does not, naming the field', () => {
+    const broken = DOC.replace('"outcome":"no-effect"', '"outcome":"nothing"').replace(
+      '"suiteVersion":"0.1.0"',
+      '"suiteVersion":1',
+    );
+    const failures = jsonSchemaFailures(broken);
+    expect(
+      failures.some((f) => f.startsWith('initialize request (id 1)') && f.includes('/params/suiteVersion')),
+    ).toBe(true);
+    expect(failures.some((f) => f.startsWith('invoke result (id 3)') && f.includes('/audit/0/outcome'))).toBe(
+      true,
+    );
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The building blocks of the driver protocol's schema. Each carries the one phrase a problem
  * report prints after the field's path ("$.result.audit[0].outcome must be one of ..."), and an
- * absent member always reads "is missing", so every schema speaks the same way.
+ * absent member always reads "is missing", so every schema speaks the same way. A refinement
+ * carries its JSON Schema keywords as metadata: docs/driver-protocol.schema.json is generated from
+ * these schemas, and a refinement alone would leave nothing there.
  */
 import { z } from 'zod';
 import type { JsonValue } from '../json.js';
@@ -28,7 +30,9 @@ export const notEmpty = (message: string) =>
 
 /** A string with at least one character; `message`, when given, names both ways to miss it. */
 export const nonEmptyText = (message?: string) =>
-  text(message).refine(...notEmpty(message ?? 'must not be empty'));
+  text(message)
+    .refine(...notEmpty(message ?? 'must not be empty'))
+    .meta({ minLength: 1 });
 
 /** `true` or `false`. */
 export const flag = () => z.boolean(expecting('must be true or false'));
@@ -41,11 +45,17 @@ export const oneOf = <const T extends readonly [string, ...string[]]>(
 
 /** A non-negative integer; `isInteger` may ask more (a safe integer, for a count the suite sends). */
 export const count = (message = 'must be a non-negative integer', isInteger = Number.isInteger) =>
-  z.number(expecting(message)).refine((n) => isInteger(n) && n >= 0, message);
+  z
+    .number(expecting(message))
+    .refine((n) => isInteger(n) && n >= 0, message)
+    .meta({ type: 'integer', minimum: 0 });
 
 /** A number that is not negative (zod's numbers are finite). */
 export const amount = (message = 'must be a non-negative number') =>
-  z.number(expecting(message)).refine((n) => n >= 0, message);
+  z
+    .number(expecting(message))
+    .refine((n) => n >= 0, message)
+    .meta({ minimum: 0 });
 
 /**
  * An object with these members. Unknown members are allowed (drivers and suites may say more

@@ -1,6 +1,6 @@
 // What the suite sends with each method (docs/driver-protocol.md, Methods, v1.1 to v1.3 additions).
 import { z } from 'zod';
-import { isInterceptableEvent } from '../events.js';
+import { INTERCEPTABLE_EVENTS, isInterceptableEvent } from '../events.js';
 import { amount, count, expecting, list, nonEmptyText, oneOf, openRecord, record, text } from './fields.js';
 import { HOST_PERMISSIONS } from './vocabulary.js';
 
@@ -17,6 +17,11 @@ export const configureParamsSchema = record({
 const INTERCEPTABLE = 'must name one of the interceptable events in features.events';
 // Typed as a plain test: the type stays a string, since the suite may send any announced name.
 const interceptable = (type: string): boolean => isInterceptableEvent(type);
+/** An interceptable event's type, with its closed set in the generated JSON Schema. */
+const interceptableType = () =>
+  text(INTERCEPTABLE)
+    .refine(interceptable, INTERCEPTABLE)
+    .meta({ enum: [...INTERCEPTABLE_EVENTS] });
 
 /** A suggested event id; drivers may ignore it. */
 const suggestedId = nonEmptyText('must be a non-empty string').exactOptional();
@@ -38,7 +43,7 @@ export const driverToolEventSchema = record({
  * schema for that event; the harness fills in `source` and `time`.
  */
 export const driverTypedEventSchema = openRecord({
-  type: text(INTERCEPTABLE).refine(interceptable, INTERCEPTABLE),
+  type: interceptableType(),
   ...eventIdentity,
 });
 
@@ -70,7 +75,7 @@ export const invokeParamsSchema = record({
 export const invokeParamsEnvelopeSchema = record({
   event: record({
     id: suggestedId,
-    type: text(INTERCEPTABLE).refine(interceptable, INTERCEPTABLE).exactOptional(),
+    type: interceptableType().exactOptional(),
   }),
   ...invokeOptions,
 });

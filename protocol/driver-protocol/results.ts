@@ -41,7 +41,9 @@ export const featuresSchema = openRecord({
 /** `initialize` result: who the driver is and what its harness can do. */
 export const initializeResultSchema = record({
   implementation: record({ name: nonEmptyText(), version: text() }),
-  protocolVersions: list(text()).refine(...notEmpty('must list at least one version')),
+  protocolVersions: list(text())
+    .refine(...notEmpty('must list at least one version'))
+    .meta({ minItems: 1 }),
   bindings: list(oneOf(DRIVER_BINDINGS, 'must be "stdio" or "http"')),
   features: featuresSchema,
 });
@@ -60,13 +62,18 @@ const refusalExplained = (
   result.accepted || (result.issues?.length ?? 0) > 0;
 
 /** `configure` result: accepted, or refused with at least one issue. */
-export const configureResultSchema = configureShape.refine(refusalExplained, {
-  path: ['issues'],
-  error: (issue) =>
-    (issue.input as ConfigureShape).issues === undefined
-      ? 'is missing'
-      : 'must name at least one issue when the registration is refused',
-});
+export const configureResultSchema = configureShape
+  .refine(refusalExplained, {
+    path: ['issues'],
+    error: (issue) =>
+      (issue.input as ConfigureShape).issues === undefined
+        ? 'is missing'
+        : 'must name at least one issue when the registration is refused',
+  })
+  .meta({
+    if: { properties: { accepted: { type: 'boolean', const: false } } },
+    then: { required: ['issues'], properties: { issues: { type: 'array', minItems: 1 } } },
+  });
 
 /** One audit entry of an `invoke` result; optional fields are left out by drivers that cannot tell. */
 export const auditEntrySchema = record({
