@@ -31,8 +31,13 @@ describe('validateEvent and validateItems', () => {
     expect(
       paths(validateEvent({ ...base, type: 'turn.start', turn: { id: 't' }, trigger: 'user', items: [] })),
     ).toEqual([]);
-    expect(paths(validateEvent({ ...base, type: 'task.change.after', task: {} }))).toEqual(['$.task']);
-    const withTool = { ...base, type: 'config.change.before', change: {}, tool: { name: 'x' } };
+    expect(paths(validateEvent({ ...base, type: 'task.change.after', task: {} }))).toEqual([
+      '$.task.id',
+      '$.task.operation',
+      '$.task.change',
+    ]);
+    const change = { source: 'user', scope: 'project', settings: [], summary: 's' };
+    const withTool = { ...base, type: 'config.change.before', change, tool: { name: 'x' } };
     expect(paths(validateEvent(withTool))).toEqual(['$.tool']);
     expect(paths(validateEvent({ ...base, type: 'unknown.event' }))).toEqual(['$.type']);
   });
@@ -71,8 +76,49 @@ describe('user.message events', () => {
     ]);
   });
 
-  it('requires a channel and canonical messages', () => {
+  it('requires a channel, an inbound sender and canonical messages', () => {
     const e = { ...base, type: 'user.message.inbound', message: { messages: [{ id: 'm', role: 'user' }] } };
-    expect(paths(validateEvent(e))).toEqual(['$.message.channel', '$.message.messages[0].parts']);
+    expect(paths(validateEvent(e))).toEqual([
+      '$.message.sender',
+      '$.message.channel',
+      '$.message.messages[0].parts',
+    ]);
+  });
+});
+
+describe('nested payload objects (event-payload-shapes.ts)', () => {
+  const task = { id: 't1', operation: 'create', change: { status: 'open' } };
+  const workspace = { kind: 'cwd', change: { cwd: '/new' } };
+
+  it('accepts the task, workspace and file-change shapes of task-workspace-lineage.md', () => {
+    expect(validateEvent({ ...base, type: 'task.change.before', task })).toEqual([]);
+    expect(validateEvent({ ...base, type: 'workspace.change.after', workspace })).toEqual([]);
+    const changes = [{ path: '/w/a.txt', operation: 'update', agentCaused: true }];
+    expect(validateEvent({ ...base, type: 'file.changed', changes })).toEqual([]);
+  });
+
+  it('keeps task and workspace closed, their enums, and the workspace state non-empty and closed', () => {
+    const badTask = { ...task, operation: 'rename', status: 'open' };
+    expect(paths(validateEvent({ ...base, type: 'task.change.before', task: badTask }))).toEqual([
+      '$.task.status',
+      '$.task.operation',
+    ]);
+    const badWorkspace = { kind: 'move', change: {}, prior: { cwd: '/a', root: '/a' } };
+    expect(
+      paths(validateEvent({ ...base, type: 'workspace.change.before', workspace: badWorkspace })),
+    ).toEqual(['$.workspace.kind', '$.workspace.change', '$.workspace.prior.root']);
+    expect(paths(validateEvent({ ...base, type: 'workspace.change.before' }))).toEqual(['$.workspace']);
+    expect(paths(validateEvent({ ...base, type: 'file.changed', changes: [] }))).toEqual(['$.changes']);
+  });
+
+  it('requires the interaction payload members and a text part for an elicitation body', () => {
+    const elicitation = { server: 'mcp', mode: 'form', action: 'maybe', result: { content: { ok: true } } };
+    expect(paths(validateEvent({ ...base, type: 'user.elicitation.result', elicitation }))).toEqual([
+      '$.elicitation.action',
+      '$.elicitation.result',
+    ]);
+    expect(
+      paths(validateEvent({ ...base, type: 'config.change.after', change: { source: 'user' } })),
+    ).toEqual(['$.change.scope', '$.change.settings', '$.change.summary']);
   });
 });

@@ -5,6 +5,8 @@
  * the policy, the deadline ends a late backend by the policy, and a retry resends the same bytes.
  * AHP-CAP-001 too: each request's `capabilities` advertise only what that event's boundary can
  * take (the draft's per-event bounds, protocol/events.ts), not what tool.before advertises.
+ * AHP-RPC-001: the event each request carries is valid against the draft's schema for its type
+ * (protocol/event-validation.ts), as AHP-TB-001's cases judge tool.before.
  * Pure data out; each case raises its event on every call (kit/event-payloads.ts has the samples).
  */
 import {
@@ -87,6 +89,26 @@ const CAPABILITIES_ENFORCEABLE = wireEventCheck(
   'event.capabilities-enforceable',
 );
 
+/** The violations of the sent event the protocol's validator tags AHP-RPC-001 (its schema, envelope and payload). */
+const EVENT_VALID = wireEventCheck('event valid against its schema', 'AHP-RPC-001', 'event.payload');
+
+/**
+ * The event the harness sends is valid against the draft's schema for its type. Fail-open with an
+ * empty reply, so it keeps the harness of the fail-open cases before it.
+ */
+function eventValidCase(event: InterceptableEvent): TransportChoiceCase {
+  const name = `AHP-RPC-001/event:${event}/event-valid-against-its-schema-on-the-wire`;
+  return choice(name, ['AHP-RPC-001'], event, (e, transport) => ({
+    name,
+    requirements: ['AHP-RPC-001'],
+    transport,
+    policy: 'fail-open',
+    event: e,
+    behaviour: { kind: 'respond' },
+    checks: [EVENT_VALID],
+  }));
+}
+
 /**
  * The event's request advertises only effects its boundary can take. Fail-open with an empty
  * reply, so it keeps the harness of the fail-open cases before it.
@@ -166,6 +188,7 @@ export function perEventCases(fixture: HarnessFixture): TransportChoiceCase[] {
   return [
     ...OTHER_EVENTS.map(failOpenCase),
     ...OTHER_EVENTS.map(capabilitiesCase),
+    ...OTHER_EVENTS.map(eventValidCase),
     // Fail-closed is excluded where the boundary cannot deny (tool.after, session.start,
     // turn.finish.before...): failure.md (AHP-FAIL-001) defines it only as denying the operation,
     // and the draft names no outcome for a boundary whose effects exclude deny.

@@ -144,6 +144,7 @@ export const RULE_EVIDENCE = {
   'auth.portable-bindings': PRESENT,
   'dispatch.selector': PRESENT,
   'event.tool-before': PRESENT,
+  'event.payload': PRESENT,
   'event.capabilities': PRESENT,
   'event.capabilities-enforceable': PRESENT,
   'event.extension-keys': PRESENT,

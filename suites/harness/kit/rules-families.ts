@@ -175,6 +175,17 @@ export const FAMILY_RULES = {
     envelope,
     'The tool.before event on the wire is not valid',
   ),
+  'event.payload': rule(
+    'AHP-RPC-001',
+    basis(
+      DOC.events,
+      'Common event fields',
+      'MUST',
+      "Every event carries its REQUIRED envelope fields and the payload its type's schema requires (execution-payloads.md, interaction-payloads.md, task-workspace-lineage.md), with the protocol's closed objects closed.",
+    ),
+    envelope,
+    'An event other than tool.before is not valid against its schema on the wire',
+  ),
   'event.capabilities': rule(
     'AHP-CAP-002',
     basis(

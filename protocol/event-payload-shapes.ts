@@ -1,0 +1,151 @@
+import { validatePart } from './content.js';
+import { childPath, isJsonObject, type JsonObject, type JsonValue, type Violation } from './json.js';
+
+/**
+ * The nested payload objects of the events outside the tool family, as the draft's payload
+ * documents define them: interaction-payloads.md (its table of required payload fields) and
+ * task-workspace-lineage.md with task-workspace-event.schema.json (closed `task`, `workspace` and
+ * file-change objects). Only the members each document names are judged; task `change` and `prior`
+ * stay open, as the draft keeps them.
+ */
+type Check = (event: JsonObject, path: string, push: (p: string, message: string) => void) => void;
+
+const OPERATIONS = ['create', 'update', 'remove'];
+const WORKSPACE_KINDS = ['cwd', 'roots', 'switch'];
+const ELICITATION_ACTIONS = ['accept', 'decline', 'cancel'];
+
+/** An object at `key` with every member of `required`, and (when `closed`) no member outside `allowed`. */
+function object(key: string, required: readonly string[], allowed?: readonly string[]): Check {
+  return (event, path, push) => {
+    const value = event[key];
+    const at = childPath(path, key);
+    if (value === undefined) return; // the event's own required list reports a missing key
+    if (!isJsonObject(value)) return push(at, `${key} must be an object`);
+    for (const member of required) {
+      if (!(member in value)) push(childPath(at, member), `${key}.${member} is required`);
+    }
+    if (allowed === undefined) return;
+    for (const member of Object.keys(value)) {
+      if (!allowed.includes(member))
+        push(childPath(at, member), `${key} is closed: "${member}" is not defined`);
+    }
+  };
+}
+
+function oneOf(key: string, member: string, values: readonly string[]): Check {
+  return (event, path, push) => {
+    const value = event[key];
+    if (!isJsonObject(value) || !(member in value)) return;
+    if (!values.includes(value[member] as string)) {
+      push(childPath(childPath(path, key), member), `${key}.${member} must be one of ${values.join(', ')}`);
+    }
+  };
+}
+
+/** A workspace state (`change`, `prior`): closed, non-empty, `cwd` a non-empty string, roots unique strings. */
+function workspaceState(member: string): Check {
+  return (event, path, push) => {
+    const workspace = event.workspace;
+    if (!isJsonObject(workspace) || !(member in workspace)) return;
+    const state = workspace[member];
+    const at = childPath(childPath(path, 'workspace'), member);
+    if (!isJsonObject(state) || Object.keys(state).length === 0) {
+      return push(at, `workspace.${member} must be a non-empty object`);
+    }
+    for (const key of Object.keys(state)) {
+      if (key !== 'cwd' && key !== 'workspaceRoots')
+        push(childPath(at, key), `workspace.${member} is closed: "${key}" is not defined`);
+    }
+    if ('cwd' in state && !(typeof state.cwd === 'string' && state.cwd.length > 0)) {
+      push(childPath(at, 'cwd'), 'cwd must be a non-empty string');
+    }
+    const roots = state.workspaceRoots;
+    if (
+      roots !== undefined &&
+      !(
+        Array.isArray(roots) &&
+        roots.every((r) => typeof r === 'string' && r.length > 0) &&
+        new Set(roots).size === roots.length
+      )
+    ) {
+      push(childPath(at, 'workspaceRoots'), 'workspaceRoots must be unique non-empty strings');
+    }
+  };
+}
+
+/** An optional singular text part (the elicitation request or result body). */
+function textPart(key: string, member: string): Check {
+  return (event, path, push) => {
+    const holder = event[key];
+    if (!isJsonObject(holder) || !(member in holder)) return;
+    const at = childPath(childPath(path, key), member);
+    const part = holder[member] as JsonValue;
+    if (!isJsonObject(part) || part.kind !== 'text') return push(at, `${key}.${member} must be a text part`);
+    for (const v of validatePart(part, at)) push(v.path, v.message);
+  };
+}
+
+const changes: Check = (event, path, push) => {
+  const list = event.changes;
+  const at = childPath(path, 'changes');
+  if (list === undefined) return;
+  if (!Array.isArray(list) || list.length === 0) return push(at, 'changes must be a non-empty array');
+  list.forEach((change, i) => {
+    const p = childPath(at, i);
+    if (!isJsonObject(change)) return push(p, 'a file change must be an object');
+    if (typeof change.path !== 'string' || change.path.length === 0)
+      push(childPath(p, 'path'), 'path is required');
+    if (!OPERATIONS.includes(change.operation as string)) {
+      push(childPath(p, 'operation'), `operation must be one of ${OPERATIONS.join(', ')}`);
+    }
+    if (typeof change.agentCaused !== 'boolean')
+      push(childPath(p, 'agentCaused'), 'agentCaused must be a boolean');
+  });
+};
+
+const TASK = [
+  object(
+    'task',
+    ['id', 'operation', 'change'],
+    ['id', 'operation', 'change', 'prior', 'description', 'synthesized'],
+  ),
+  oneOf('task', 'operation', OPERATIONS),
+];
+const WORKSPACE = [
+  object('workspace', ['kind', 'change'], ['kind', 'change', 'prior', 'reason']),
+  oneOf('workspace', 'kind', WORKSPACE_KINDS),
+  workspaceState('change'),
+  workspaceState('prior'),
+];
+const CONFIG = [object('change', ['source', 'scope', 'settings', 'summary'])];
+
+/** The nested checks of each event that has them. */
+export const PAYLOAD_SHAPES: Readonly<Record<string, readonly Check[]>> = {
+  'config.change.before': CONFIG,
+  'config.change.after': CONFIG,
+  'user.attention': [object('attention', ['kind', 'message', 'title'])],
+  'user.elicitation.request': [object('elicitation', ['server', 'mode']), textPart('elicitation', 'request')],
+  'user.elicitation.result': [
+    object('elicitation', ['server', 'mode', 'action']),
+    oneOf('elicitation', 'action', ELICITATION_ACTIONS),
+    textPart('elicitation', 'result'),
+  ],
+  // channel and messages of both user.message events are judged with their content (event-validation.ts)
+  'user.message.inbound': [object('message', ['sender'])],
+  'hook.failure': [object('failure', ['backendId', 'reason', 'policy'])],
+  'task.change.before': TASK,
+  'task.change.after': TASK,
+  'workspace.change.before': WORKSPACE,
+  'workspace.change.after': WORKSPACE,
+  'file.changed': [changes],
+};
+
+/** The violations of an event's nested payload objects, tagged `requirement`. */
+export function payloadShapeViolations(event: JsonObject, path: string, requirement: string): Violation[] {
+  const out: Violation[] = [];
+  const push = (p: string, message: string) => {
+    out.push({ path: p, message, requirement });
+  };
+  for (const check of PAYLOAD_SHAPES[event.type as string] ?? []) check(event, path, push);
+  return out;
+}
