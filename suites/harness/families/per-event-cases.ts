@@ -22,6 +22,7 @@ import type { TransportChoiceCase } from '../kit/define.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { wireEventCheck } from './core-wire-event-cases.js';
+import { eventSchemaCheck } from './event-schema-check.js';
 import { settlesByTheDeadline } from './deadline-timing.js';
 import { CLASS_VARIANTS } from './fail-class-variants.js';
 import { EXPLICIT_DENY_REASON } from './fail-matrix.js';
@@ -89,12 +90,11 @@ const CAPABILITIES_ENFORCEABLE = wireEventCheck(
   'event.capabilities-enforceable',
 );
 
-/** The violations of the sent event the protocol's validator tags AHP-RPC-001 (its schema, envelope and payload). */
-const EVENT_VALID = wireEventCheck('event valid against its schema', 'AHP-RPC-001', 'event.payload');
-
 /**
- * The event the harness sends is valid against the draft's schema for its type. Fail-open with an
- * empty reply, so it keeps the harness of the fail-open cases before it.
+ * The event the harness sends is valid against the draft's schema for its type: in the intercept
+ * request, and (where the driver has `observe`) in the notification of an observe subscription to
+ * the same event. Fail-open with an empty reply, so the intercept case keeps the harness of the
+ * fail-open cases before it.
  */
 function eventValidCase(event: InterceptableEvent): TransportChoiceCase {
   const name = `AHP-RPC-001/event:${event}/event-valid-against-its-schema-on-the-wire`;
@@ -105,7 +105,22 @@ function eventValidCase(event: InterceptableEvent): TransportChoiceCase {
     policy: 'fail-open',
     event: e,
     behaviour: { kind: 'respond' },
-    checks: [EVENT_VALID],
+    checks: [eventSchemaCheck('hooks/intercept')],
+  }));
+}
+
+function observedEventValidCase(event: InterceptableEvent): TransportChoiceCase {
+  const name = `AHP-RPC-001/event:${event}/observed-event-valid-against-its-schema-on-the-wire`;
+  return choice(name, ['AHP-RPC-001'], event, (e, transport) => ({
+    name,
+    requirements: ['AHP-RPC-001'],
+    transport,
+    policy: 'fail-open',
+    event: e,
+    behaviour: { kind: 'respond' },
+    observe: { behaviour: { kind: 'respond' }, set: { events: [e] } },
+    needs: ['observe'],
+    checks: [eventSchemaCheck('hooks/observe')],
   }));
 }
 
@@ -189,6 +204,7 @@ export function perEventCases(fixture: HarnessFixture): TransportChoiceCase[] {
     ...OTHER_EVENTS.map(failOpenCase),
     ...OTHER_EVENTS.map(capabilitiesCase),
     ...OTHER_EVENTS.map(eventValidCase),
+    ...OTHER_EVENTS.map(observedEventValidCase),
     // Fail-closed is excluded where the boundary cannot deny (tool.after, session.start,
     // turn.finish.before...): failure.md (AHP-FAIL-001) defines it only as denying the operation,
     // and the draft names no outcome for a boundary whose effects exclude deny.
