@@ -3,7 +3,8 @@ import { childPath, isJsonObject, type JsonObject, type JsonValue, type Violatio
 
 /**
  * The nested payload objects of the events outside the tool family, as the draft's payload
- * documents define them: interaction-payloads.md (its table of required payload fields) and
+ * documents define them: interaction-payloads.md with interaction-event.schema.json (closed
+ * `change`, `attention`, `elicitation`, `message` and `failure` objects, their required members) and
  * task-workspace-lineage.md with task-workspace-event.schema.json (closed `task`, `workspace` and
  * file-change objects). Only the members each document names are judged; task `change` and `prior`
  * stay open, as the draft keeps them.
@@ -117,22 +118,50 @@ const WORKSPACE = [
   workspaceState('change'),
   workspaceState('prior'),
 ];
-const CONFIG = [object('change', ['source', 'scope', 'settings', 'summary'])];
+const CONFIG_BEFORE = ['source', 'scope', 'settings', 'summary', 'path'];
+const config = (allowed: readonly string[]) => [
+  object('change', ['source', 'scope', 'settings', 'summary'], allowed),
+];
+const ELICITATION_MODES = ['form', 'url'];
+
+/** A string member of `key`, when present: non-empty (the interaction overlay's `minLength: 1`). */
+function text(key: string, member: string): Check {
+  return (event, path, push) => {
+    const value = event[key];
+    if (!isJsonObject(value) || !(member in value)) return;
+    const v = value[member];
+    if (typeof v !== 'string' || v.length === 0) {
+      push(childPath(childPath(path, key), member), `${key}.${member} must be a non-empty string`);
+    }
+  };
+}
 
 /** The nested checks of each event that has them. */
 export const PAYLOAD_SHAPES: Readonly<Record<string, readonly Check[]>> = {
-  'config.change.before': CONFIG,
-  'config.change.after': CONFIG,
-  'user.attention': [object('attention', ['kind', 'message', 'title'])],
-  'user.elicitation.request': [object('elicitation', ['server', 'mode']), textPart('elicitation', 'request')],
+  'config.change.before': config(CONFIG_BEFORE),
+  'config.change.after': config([...CONFIG_BEFORE, 'mcpServers']),
+  'user.attention': [object('attention', ['kind', 'message', 'title'], ['kind', 'message', 'title'])],
+  'user.elicitation.request': [
+    object('elicitation', ['server', 'mode'], ['server', 'mode', 'request']),
+    oneOf('elicitation', 'mode', ELICITATION_MODES),
+    textPart('elicitation', 'request'),
+  ],
   'user.elicitation.result': [
-    object('elicitation', ['server', 'mode', 'action']),
+    object('elicitation', ['server', 'mode', 'action'], ['server', 'mode', 'action', 'result']),
+    oneOf('elicitation', 'mode', ELICITATION_MODES),
     oneOf('elicitation', 'action', ELICITATION_ACTIONS),
     textPart('elicitation', 'result'),
   ],
   // channel and messages of both user.message events are judged with their content (event-validation.ts)
-  'user.message.inbound': [object('message', ['sender'])],
-  'hook.failure': [object('failure', ['backendId', 'reason', 'policy'])],
+  'user.message.inbound': [
+    object('message', ['sender'], ['channel', 'sender', 'messages']),
+    text('message', 'sender'),
+  ],
+  'user.message.outbound': [object('message', [], ['channel', 'messages'])],
+  'hook.failure': [
+    object('failure', ['backendId', 'reason', 'policy'], ['backendId', 'reason', 'policy']),
+    oneOf('failure', 'policy', ['fail-open', 'fail-closed']),
+  ],
   'task.change.before': TASK,
   'task.change.after': TASK,
   'workspace.change.before': WORKSPACE,

@@ -59,7 +59,11 @@ describe('user.message events', () => {
   const event = (type: string, role: string): JsonObject => ({
     ...base,
     type,
-    message: { channel: 'chat', sender: 'u1', messages: [sampleMessage(role)] },
+    message: {
+      channel: 'chat',
+      ...(type === 'user.message.inbound' ? { sender: 'u1' } : {}),
+      messages: [sampleMessage(role)],
+    },
   });
 
   it('accepts user messages inbound and assistant messages outbound', () => {
@@ -120,5 +124,22 @@ describe('nested payload objects (event-payload-shapes.ts)', () => {
     expect(
       paths(validateEvent({ ...base, type: 'config.change.after', change: { source: 'user' } })),
     ).toEqual(['$.change.scope', '$.change.settings', '$.change.summary']);
+  });
+
+  it('keeps the interaction objects closed, with a string sender and the mode and policy enums', () => {
+    const message = { channel: 'chat', sender: { id: 'u' }, messages: [], to: 'x' };
+    expect(paths(validateEvent({ ...base, type: 'user.message.inbound', message }))).toEqual([
+      '$.message.to',
+      '$.message.sender',
+    ]);
+    const elicitation = { server: 'mcp', mode: 'chat', prompt: 'p' };
+    expect(paths(validateEvent({ ...base, type: 'user.elicitation.request', elicitation }))).toEqual([
+      '$.elicitation.prompt',
+      '$.elicitation.mode',
+    ]);
+    const failure = { backendId: 'b', reason: 'timeout', policy: 'retry' };
+    expect(paths(validateEvent({ ...base, type: 'hook.failure', parentEventId: 'e0', failure }))).toEqual([
+      '$.failure.policy',
+    ]);
   });
 });

@@ -99,7 +99,7 @@ const PAYLOADS: Readonly<Record<InterceptableEvent, () => JsonObject>> = {
     },
   }),
   'user.message.inbound': () => ({
-    message: { channel: 'chat', sender: { id: 'user-1' }, messages: [message('m-in', 'user', 'hello')] },
+    message: { channel: 'chat', sender: 'user-1', messages: [message('m-in', 'user', 'hello')] },
   }),
   'user.message.outbound': () => ({
     message: { channel: 'chat', messages: [message('m-out', 'assistant', 'hello back')] },
