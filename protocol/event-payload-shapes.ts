@@ -4,10 +4,11 @@ import { childPath, isJsonObject, type JsonObject, type JsonValue, type Violatio
 /**
  * The nested payload objects of the events outside the tool family, as the draft's payload
  * documents define them: interaction-payloads.md with interaction-event.schema.json (closed
- * `change`, `attention`, `elicitation`, `message` and `failure` objects, their required members) and
+ * `change`, `attention`, `elicitation`, `message` and `failure` objects, their required members);
  * task-workspace-lineage.md with task-workspace-event.schema.json (closed `task`, `workspace` and
- * file-change objects). Only the members each document names are judged; task `change` and `prior`
- * stay open, as the draft keeps them.
+ * file-change objects); execution-payloads.md with execution-event.schema.json (models, attempts,
+ * `execution`, compaction). Only the members each document names are judged; task
+ * `change` and `prior` stay open, as the draft keeps them.
  */
 type Check = (event: JsonObject, path: string, push: (p: string, message: string) => void) => void;
 
@@ -136,6 +137,74 @@ function text(key: string, member: string): Check {
   };
 }
 
+const SKIP_REASONS = ['supplied_result', 'policy', 'cancelled', 'timeout', 'other'];
+
+/** `execution`: `{status: executed}`, or skipped with one of the draft's reasons (and a `detail` but for a supplied result). */
+const execution: Check = (event, path, push) => {
+  const value = event.execution;
+  const at = childPath(path, 'execution');
+  if (value === undefined) return;
+  if (!isJsonObject(value)) return push(at, 'execution must be an object');
+  const allowed =
+    value.status === 'executed'
+      ? ['status']
+      : value.reason === 'supplied_result'
+        ? ['status', 'reason']
+        : ['status', 'reason', 'detail'];
+  if (value.status !== 'executed' && value.status !== 'skipped') {
+    return push(childPath(at, 'status'), 'execution.status must be executed or skipped');
+  }
+  if (value.status === 'skipped' && !SKIP_REASONS.includes(value.reason as string)) {
+    push(childPath(at, 'reason'), `a skipped execution has a reason of ${SKIP_REASONS.join(', ')}`);
+  }
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) push(childPath(at, key), `execution is closed: "${key}" is not defined here`);
+  }
+};
+
+/** A model identity (`{id, provider}`, closed, both non-empty strings) at each of `keys`. */
+function models(...keys: string[]): Check[] {
+  return keys.flatMap((key) => [
+    object(key, ['id', 'provider'], ['id', 'provider']),
+    text(key, 'id'),
+    text(key, 'provider'),
+  ]);
+}
+
+/** A provider attempt: `{id, number}` with a positive integer number, closed. */
+const attempt: Check[] = [
+  object('attempt', ['id', 'number'], ['id', 'number', 'synthesized']),
+  (event, path, push) => {
+    const value = event.attempt;
+    if (!isJsonObject(value) || !('number' in value)) return;
+    if (!(Number.isInteger(value.number) && (value.number as number) >= 1)) {
+      push(childPath(childPath(path, 'attempt'), 'number'), 'attempt.number must be a positive integer');
+    }
+  },
+];
+
+/** `removed` at context.compact.after: a list of item identities `{id}`. */
+const removed: Check = (event, path, push) => {
+  const list = event.removed;
+  const at = childPath(path, 'removed');
+  if (list === undefined) return;
+  if (!Array.isArray(list)) return push(at, 'removed must be a list of {id}');
+  list.forEach((item, i) => {
+    const ok =
+      isJsonObject(item) &&
+      Object.keys(item).length === 1 &&
+      typeof item.id === 'string' &&
+      item.id.length > 0;
+    if (!ok) push(childPath(at, i), 'a removed item is exactly {id}');
+  });
+};
+
+const compactTrigger: Check = (event, path, push) => {
+  if ('trigger' in event && !['auto', 'manual', 'hook'].includes(event.trigger as string)) {
+    push(childPath(path, 'trigger'), 'context.compact.before trigger must be one of auto, manual, hook');
+  }
+};
+
 /** The nested checks of each event that has them. */
 export const PAYLOAD_SHAPES: Readonly<Record<string, readonly Check[]>> = {
   'config.change.before': config(CONFIG_BEFORE),
@@ -162,6 +231,13 @@ export const PAYLOAD_SHAPES: Readonly<Record<string, readonly Check[]>> = {
     object('failure', ['backendId', 'reason', 'policy'], ['backendId', 'reason', 'policy']),
     oneOf('failure', 'policy', ['fail-open', 'fail-closed']),
   ],
+  'model.request.before': [...models('model'), ...attempt],
+  'model.response.after': [...models('model'), ...attempt, execution],
+  'model.error': [...models('model'), ...attempt, execution, object('error', ['message', 'class'])],
+  'model.switch.before': models('current', 'proposed'),
+  'model.switch.after': models('previous', 'current'),
+  'context.compact.before': [compactTrigger],
+  'context.compact.after': [removed, execution],
   'task.change.before': TASK,
   'task.change.after': TASK,
   'workspace.change.before': WORKSPACE,

@@ -142,4 +142,38 @@ describe('nested payload objects (event-payload-shapes.ts)', () => {
       '$.failure.policy',
     ]);
   });
+
+  it('checks models, attempts, execution and compaction as execution-event.schema.json defines them', () => {
+    const model = { id: 'm', provider: 'p' };
+    const good = {
+      ...base,
+      type: 'model.response.after',
+      model,
+      attempt: { id: 'a', number: 1 },
+      execution: { status: 'skipped', reason: 'policy', detail: 'd' },
+      items: [],
+      finishReason: 'stop',
+    };
+    expect(validateEvent(good)).toEqual([]);
+    const bad = {
+      ...good,
+      model: { id: 'm', provider: '', region: 'eu' },
+      attempt: { id: 'a', number: 0 },
+      execution: { status: 'skipped', reason: 'supplied_result', detail: 'd' },
+    };
+    expect(paths(validateEvent(bad))).toEqual([
+      '$.model.region',
+      '$.model.provider',
+      '$.attempt.number',
+      '$.execution.detail',
+    ]);
+    const compacted = { ...base, type: 'context.compact.after', summary: {}, execution: { status: 'done' } };
+    expect(paths(validateEvent({ ...compacted, removed: { items: 2 } }))).toEqual([
+      '$.removed',
+      '$.execution.status',
+    ]);
+    expect(
+      paths(validateEvent({ ...base, type: 'context.compact.before', trigger: 'size', items: [] })),
+    ).toEqual(['$.trigger']);
+  });
 });

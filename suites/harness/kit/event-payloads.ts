@@ -83,7 +83,7 @@ const PAYLOADS: Readonly<Record<InterceptableEvent, () => JsonObject>> = {
   'context.compact.before': () => ({ trigger: 'auto', items: [message('m-user', 'user', 'list files')] }),
   'context.compact.after': () => ({
     summary: { id: 'summary-1', kind: 'text', mediaType: 'text/plain', selection: 'metadata' },
-    removed: { items: 2 },
+    removed: [{ id: 'm-old-1' }, { id: 'm-old-2' }],
     execution: { status: 'executed' },
   }),
   'task.change.before': () => ({
