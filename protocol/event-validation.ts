@@ -1,11 +1,13 @@
 import { validateMessageList } from './content.js';
+import { payloadShapeViolations } from './event-payload-shapes.js';
 import { isKnownEvent, validateEventEnvelope } from './events.js';
 import { childPath, isJsonObject, type JsonValue, type Violation } from './json.js';
 import { validateItems, validateToolAfterEvent, validateToolBeforeEvent } from './tool-events.js';
 
 /**
  * Payload fields each event requires beyond the common envelope (protocol reference §2.2,
- * execution payloads). Only presence is checked here; tool.before and tool.after go deeper.
+ * execution payloads). Presence is checked here; the nested objects the payload documents define
+ * are checked by event-payload-shapes.ts, and tool.before and tool.after go deeper.
  */
 export const REQUIRED_PAYLOAD: Readonly<Record<string, readonly string[]>> = {
   'session.start': ['session', 'trigger', 'harness', 'permissionMode', 'manifest', 'items'],
@@ -34,6 +36,9 @@ export const REQUIRED_PAYLOAD: Readonly<Record<string, readonly string[]>> = {
   'user.elicitation.result': ['elicitation'],
   'user.message.inbound': ['message'],
   'user.message.outbound': ['message'],
+  'workspace.change.before': ['workspace'],
+  'workspace.change.after': ['workspace'],
+  'file.changed': ['changes'],
   'hook.failure': ['failure', 'parentEventId'],
 };
 
@@ -42,7 +47,8 @@ const TURN_TRIGGERS = ['user', 'continuation', 'hook', 'external'];
 
 /**
  * Validates any event: the common envelope, then tool.before / tool.after in depth, and for the
- * other 30 events the presence of their required payload fields plus a few cheap enum rules.
+ * other 30 events the presence of their required payload fields, their nested payload objects
+ * (event-payload-shapes.ts) and a few cheap enum rules.
  * Tool identity (`tool`, `call`) on a non-tool event is the revision "0.1" shape and is rejected.
  */
 export function validateEvent(value: JsonValue, path = '$', requirement = 'AHP-RPC-001'): Violation[] {
@@ -71,12 +77,7 @@ export function validateEvent(value: JsonValue, path = '$', requirement = 'AHP-R
   if (type === 'turn.start' && 'trigger' in value && !TURN_TRIGGERS.includes(value.trigger as string)) {
     push(childPath(path, 'trigger'), `turn.start trigger must be one of ${TURN_TRIGGERS.join(', ')}`);
   }
-  if (type.startsWith('task.change.')) {
-    const task = value.task;
-    if (!isJsonObject(task) || typeof task.id !== 'string' || task.id.length === 0) {
-      push(childPath(path, 'task'), 'task {id} is required');
-    }
-  }
+  out.push(...payloadShapeViolations(value, path, requirement));
   if (type === 'user.message.inbound' || type === 'user.message.outbound') {
     out.push(...checkUserMessage(value.message, childPath(path, 'message'), type, requirement));
   }

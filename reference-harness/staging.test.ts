@@ -120,7 +120,7 @@ describe('stageEffects on content', () => {
     time: '2026-01-01T00:00:00Z',
     message: {
       channel: 'chat',
-      sender: { id: 'u' },
+      sender: 'u',
       messages: [{ id: 'm1', role: 'user', parts: [part('p1', 'hi')] }],
     },
   };

@@ -5,8 +5,10 @@
  * `bodyBase64`, `features.uploads`); each subscription configures `upload` with an endpoint of
  * its own (a mock that checks the framing and answers as scripted) and selects every body.
  * Confirmed (201 and the receipt of the bytes): each subscription's event carries exactly the
- * ref its own receipt returned, published after that receipt. Refused (403), a receipt whose
- * sha256 is not the bytes', a receipt later than the upload's timeoutMs, no answer at all: no
+ * ref its own receipt returned, published after that receipt. Refused (400 for framing or a
+ * length/hash mismatch, 401 for missing or invalid credentials, 403 for the scope), a receipt whose
+ * sha256 is not the bytes', a receipt later than the upload's timeoutMs, no answer at all: the
+ * upload failed ("Confirmation and errors": other than a valid 201 receipt fails the upload), so no
  * attachment carries a reference (a gap, a suppressed delivery or the failure policy instead).
  * With bearer authentication on the event deliveries and no `upload.auth`, the upload carries
  * none of the event credentials.
@@ -70,6 +72,20 @@ const PATHS: readonly UploadPath[] = [
     name: 'refused',
     title: 'a-403-yields-no-reference',
     answer: { kind: 'http-status', status: 403, body: { text: 'not authorized for this scope\n' } },
+    confirms: false,
+  },
+  {
+    // The receiver's answer to missing or malformed framing or a length/hash mismatch.
+    name: 'bad-request',
+    title: 'a-400-yields-no-reference',
+    answer: { kind: 'http-status', status: 400, body: { text: 'length or digest mismatch\n' } },
+    confirms: false,
+  },
+  {
+    // The receiver's answer to missing or invalid credentials, with a bearer challenge.
+    name: 'unauthorized',
+    title: 'a-401-yields-no-reference',
+    answer: { kind: 'http-unauthorized' },
     confirms: false,
   },
   {

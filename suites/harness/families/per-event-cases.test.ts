@@ -9,7 +9,7 @@ import type { InitializeResult } from '../../driver/index.js';
 import type { HarnessCase } from '../kit/case-model.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import { unmetNeeds } from '../kit/features.js';
-import { boundaryCanDeny, OTHER_EVENTS, perEventCases } from './per-event-cases.js';
+import { boundaryCanDeny, LINKED_PAIRS, OTHER_EVENTS, perEventCases } from './per-event-cases.js';
 
 const V11: InitializeResult = {
   implementation: { name: 'x', version: '1' },
@@ -29,6 +29,11 @@ function validReplies(b: Behaviour): Behaviour[] {
   return [];
 }
 
+/** True for a case one of whose steps is raised as the child of an earlier one (lineage). */
+function linksSteps(c: HarnessCase): boolean {
+  return (c.then ?? []).some((step) => step.parent !== undefined);
+}
+
 function eventOf(c: HarnessCase): InterceptableEvent {
   if (c.event === undefined) throw new Error(`${c.name} raises tool.before`);
   return c.event;
@@ -37,7 +42,7 @@ function eventOf(c: HarnessCase): InterceptableEvent {
 describe('the per-event family', () => {
   it('covers every interceptable event but tool.before, each on every call of its cases', () => {
     expect(OTHER_EVENTS).not.toContain('tool.before');
-    for (const c of built) {
+    for (const c of built.filter((b) => !linksSteps(b))) {
       expect(c.name).toContain(`/event:${eventOf(c)}/`);
       for (const step of c.then ?? []) expect(step.event).toBe(c.event);
     }
@@ -50,6 +55,17 @@ describe('the per-event family', () => {
       expect(ids).toContain(`AHP-FAIL-002/${boundaryCanDeny(event) ? 'fail-closed' : 'fail-open'}`);
       // Fail-closed is judged only where the boundary can deny (the draft names no other outcome).
       expect(ids.includes('AHP-FAIL-001/fail-closed')).toBe(boundaryCanDeny(event));
+    }
+  });
+
+  it('raises each linked pair as parent then child, the child naming the parent, under the name of the child', () => {
+    const linked = built.filter(linksSteps);
+    expect(linked.map((c) => [c.event, c.then?.[0]?.event])).toEqual(
+      LINKED_PAIRS.map((p) => [p.parent, p.child]),
+    );
+    for (const c of linked) {
+      expect(c.then?.[0]?.parent).toBe(0);
+      expect(c.name).toContain(`/event:${String(c.then?.[0]?.event)}/`);
     }
   });
 

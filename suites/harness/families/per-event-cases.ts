@@ -5,6 +5,9 @@
  * the policy, the deadline ends a late backend by the policy, and a retry resends the same bytes.
  * AHP-CAP-001 too: each request's `capabilities` advertise only what that event's boundary can
  * take (the draft's per-event bounds, protocol/events.ts), not what tool.before advertises.
+ * AHP-RPC-001: the event each request carries is valid against the draft's schema for its type
+ * (protocol/event-validation.ts), as AHP-TB-001's cases judge tool.before, and its lineage: a
+ * `parentEventId` names an event the harness sent before (lineage-check.ts).
  * Pure data out; each case raises its event on every call (kit/event-payloads.ts has the samples).
  */
 import {
@@ -20,6 +23,8 @@ import type { TransportChoiceCase } from '../kit/define.js';
 import type { HarnessFixture } from '../kit/fixture.js';
 import type { HarnessTransport } from '../kit/timing.js';
 import { wireEventCheck } from './core-wire-event-cases.js';
+import { eventSchemaCheck } from './event-schema-check.js';
+import { LINEAGE_CHECK } from './lineage-check.js';
 import { settlesByTheDeadline } from './deadline-timing.js';
 import { CLASS_VARIANTS } from './fail-class-variants.js';
 import { EXPLICIT_DENY_REASON } from './fail-matrix.js';
@@ -86,6 +91,66 @@ const CAPABILITIES_ENFORCEABLE = wireEventCheck(
   'AHP-CAP-001',
   'event.capabilities-enforceable',
 );
+
+/**
+ * The event the harness sends is valid against the draft's schema for its type: in the intercept
+ * request, and (where the driver has `observe`) in the notification of an observe subscription to
+ * the same event. Fail-open with an empty reply, so the intercept case keeps the harness of the
+ * fail-open cases before it.
+ */
+function eventValidCase(event: InterceptableEvent): TransportChoiceCase {
+  const name = `AHP-RPC-001/event:${event}/event-valid-against-its-schema-on-the-wire`;
+  return choice(name, ['AHP-RPC-001'], event, (e, transport) => ({
+    name,
+    requirements: ['AHP-RPC-001'],
+    transport,
+    policy: 'fail-open',
+    event: e,
+    behaviour: { kind: 'respond' },
+    checks: [eventSchemaCheck('hooks/intercept'), LINEAGE_CHECK],
+  }));
+}
+
+function observedEventValidCase(event: InterceptableEvent): TransportChoiceCase {
+  const name = `AHP-RPC-001/event:${event}/observed-event-valid-against-its-schema-on-the-wire`;
+  return choice(name, ['AHP-RPC-001'], event, (e, transport) => ({
+    name,
+    requirements: ['AHP-RPC-001'],
+    transport,
+    policy: 'fail-open',
+    event: e,
+    behaviour: { kind: 'respond' },
+    observe: { behaviour: { kind: 'respond' }, set: { events: [e] } },
+    needs: ['observe'],
+    checks: [eventSchemaCheck('hooks/observe')],
+  }));
+}
+
+/**
+ * The linked pairs the driver can raise (interaction-payloads.md: the elicitation result's
+ * `parentEventId` correlates it with the AHP request event): the child is raised naming the
+ * parent's suggested id, and must go out naming the id the parent went out under. Task and
+ * workspace after events (linked to their proposals) and hook.failure (linked to the failed event)
+ * are observation-only, which `invoke` cannot raise.
+ */
+export const LINKED_PAIRS: readonly { parent: InterceptableEvent; child: InterceptableEvent }[] = [
+  { parent: 'user.elicitation.request', child: 'user.elicitation.result' },
+];
+
+function lineageCase(pair: (typeof LINKED_PAIRS)[number]): TransportChoiceCase {
+  const name = `AHP-RPC-001/event:${pair.child}/parent-event-id-names-the-${pair.parent}-sent-before`;
+  return choice(name, ['AHP-RPC-001'], pair.child, (_, transport) => ({
+    name,
+    requirements: ['AHP-RPC-001'],
+    transport,
+    policy: 'fail-open',
+    label: pair.parent,
+    event: pair.parent,
+    behaviour: { kind: 'respond' },
+    then: [{ label: pair.child, event: pair.child, parent: 0, behaviour: { kind: 'respond' } }],
+    checks: [LINEAGE_CHECK],
+  }));
+}
 
 /**
  * The event's request advertises only effects its boundary can take. Fail-open with an empty
@@ -166,6 +231,9 @@ export function perEventCases(fixture: HarnessFixture): TransportChoiceCase[] {
   return [
     ...OTHER_EVENTS.map(failOpenCase),
     ...OTHER_EVENTS.map(capabilitiesCase),
+    ...OTHER_EVENTS.map(eventValidCase),
+    ...LINKED_PAIRS.map(lineageCase),
+    ...OTHER_EVENTS.map(observedEventValidCase),
     // Fail-closed is excluded where the boundary cannot deny (tool.after, session.start,
     // turn.finish.before...): failure.md (AHP-FAIL-001) defines it only as denying the operation,
     // and the draft names no outcome for a boundary whose effects exclude deny.

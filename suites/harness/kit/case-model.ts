@@ -51,6 +51,11 @@ export interface CaseStep {
    * (kit/event-payloads.ts); any other type needs the driver to announce it in `features.events`.
    */
   event?: InterceptableEvent;
+  /**
+   * The index of an earlier step of the case whose event this step's event names as its
+   * `parentEventId` (the draft's lineage: task-workspace-lineage.md), by that event's suggested id.
+   */
+  parent?: number;
   /** The host's own permission before AHP is asked (needs `features.hostPermission`). */
   hostPermission?: HostPermission;
   /** Explicit expectations: only for what the derivation cannot know. */

@@ -1,7 +1,8 @@
 /**
  * The suite's sample payload for each of the 19 interceptable events (driver protocol v1.1): every
  * field the draft's schema requires beyond the common envelope (execution-payloads.md,
- * interaction-payloads.md, task-workspace-lineage.md), with small, plausible values. A case that
+ * interaction-payloads.md, task-workspace-lineage.md), with small, plausible values; nested objects
+ * as the draft defines them (the elicitation result a text part holding the serialized MCP result). A case that
  * raises an event other than `tool.before` sends one of these as `invoke.params.event`; the
  * harness adds `source` and `time`. Each must validate once an envelope is filled in
  * (event-payloads.test.ts), so a harness that refuses one is at fault, not the sample.
@@ -82,24 +83,28 @@ const PAYLOADS: Readonly<Record<InterceptableEvent, () => JsonObject>> = {
   'context.compact.before': () => ({ trigger: 'auto', items: [message('m-user', 'user', 'list files')] }),
   'context.compact.after': () => ({
     summary: { id: 'summary-1', kind: 'text', mediaType: 'text/plain', selection: 'metadata' },
-    removed: { items: 2 },
+    removed: [{ id: 'm-old-1' }, { id: 'm-old-2' }],
     execution: { status: 'executed' },
   }),
-  'task.change.before': () => ({ task: { id: 'task-1', status: 'completed' } }),
+  'task.change.before': () => ({
+    task: { id: 'task-1', operation: 'update', change: { status: 'completed' } },
+  }),
   'user.elicitation.request': () => ({ elicitation: { server: 'example-mcp', mode: 'form' } }),
   'user.elicitation.result': () => ({
-    elicitation: { server: 'example-mcp', mode: 'form', action: 'accept', result: { content: { ok: true } } },
+    elicitation: {
+      server: 'example-mcp',
+      mode: 'form',
+      action: 'accept',
+      result: text('elicit-result', JSON.stringify({ action: 'accept', content: { ok: true } })),
+    },
   }),
   'user.message.inbound': () => ({
-    message: { channel: 'chat', sender: { id: 'user-1' }, messages: [message('m-in', 'user', 'hello')] },
+    message: { channel: 'chat', sender: 'user-1', messages: [message('m-in', 'user', 'hello')] },
   }),
   'user.message.outbound': () => ({
     message: { channel: 'chat', messages: [message('m-out', 'assistant', 'hello back')] },
   }),
-  'workspace.change.before': () => ({
-    workspace: { id: 'workspace-1', roots: ['/work'] },
-    change: { kind: 'switch' },
-  }),
+  'workspace.change.before': () => ({ workspace: { kind: 'cwd', change: { cwd: '/work/next' } } }),
   'model.response.after': () => ({
     model,
     attempt,

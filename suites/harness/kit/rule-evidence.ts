@@ -145,6 +145,8 @@ export const RULE_EVIDENCE = {
   'auth.portable-bindings': PRESENT,
   'dispatch.selector': PRESENT,
   'event.tool-before': PRESENT,
+  'event.payload': PRESENT,
+  'event.lineage': PRESENT,
   'event.capabilities': PRESENT,
   'event.capabilities-enforceable': PRESENT,
   'event.extension-keys': PRESENT,

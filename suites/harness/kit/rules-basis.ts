@@ -40,6 +40,7 @@ export const DOC = {
   toolInterception: `${SPEC}server/tool-interception.md`,
   lifecycle: `${SPEC}server/lifecycle-observation.md`,
   contentUpload: `${SPEC}content-upload.md`,
+  lineage: `${SPEC}task-workspace-lineage.md`,
 } as const;
 
 /** A basis: where the sentence is, its level, and our paraphrase. */

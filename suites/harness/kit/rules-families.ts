@@ -175,6 +175,35 @@ export const FAMILY_RULES = {
     envelope,
     'The tool.before event on the wire is not valid',
   ),
+  'event.payload': rule(
+    'AHP-RPC-001',
+    basis(
+      DOC.events,
+      'Common event fields',
+      'MUST',
+      "Every event carries its REQUIRED envelope fields and the payload its type's schema requires (execution-payloads.md, interaction-payloads.md, task-workspace-lineage.md), with the protocol's closed objects closed.",
+    ),
+    envelope,
+    'An event other than tool.before is not valid against its schema on the wire',
+  ),
+  'event.lineage': rule(
+    'AHP-RPC-001',
+    basis(
+      DOC.lineage,
+      'Lineage and actual changes',
+      'MUST',
+      'parentEventId is the id of an event of the same source that the producer knows as the parent, never a call id and never the event itself; a producer that knows the parent names it, and omits the field otherwise.',
+    ),
+    envelope,
+    'An event names no earlier event of the harness as its parent where it must',
+    {
+      ways: {
+        missing: 'the event leaves out the parent the harness was given',
+        wrong: 'the event names another event than the parent it was given',
+        unknown: 'the event names as parent no event the harness sent before it',
+      },
+    },
+  ),
   'event.capabilities': rule(
     'AHP-CAP-002',
     basis(

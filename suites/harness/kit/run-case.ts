@@ -169,7 +169,12 @@ async function attemptCase(
   timeoutMs: number,
 ): Promise<Attempt> {
   const steps: CaseStep[] = [testCase, ...(testCase.then ?? [])];
-  const events = steps.map((s) => stepEvent(state, ++state.counter, s.event));
+  const events: StepEvent[] = [];
+  for (const s of steps) {
+    // A step linked to an earlier one names that event by the id the harness was asked to keep.
+    const parent = s.parent === undefined ? undefined : events[s.parent];
+    events.push(stepEvent(state, ++state.counter, s.event, parent?.id as string | undefined));
+  }
   const expectations = steps.map((s) => deriveExpectation(testCase, s, timeoutMs));
   const mock = mockFor(state, testCase);
   const inputs: ScenarioInputs = {

@@ -40,17 +40,20 @@ export function caseEvent(state: Pick<FixtureState, 'prefix'>, n: number): Drive
 
 /**
  * The event of one step: the v1 `tool.before` by default; any other type is the suite's sample
- * payload with the type named and the same unique identities (driver protocol v1.1).
+ * payload with the type named and the same unique identities (driver protocol v1.1), and the
+ * `parentEventId` of a step linked to an earlier one.
  */
 export function stepEvent(
   state: Pick<FixtureState, 'prefix'>,
   n: number,
   type: InterceptableEvent = 'tool.before',
+  parentEventId?: string,
 ): StepEvent {
   if (type === 'tool.before') return caseEvent(state, n);
   const payload = samplePayload(type);
   // A tool event keeps a unique call id: steps are keyed by it.
   if (isJsonObject(payload.call)) payload.call = { id: `call-${state.prefix}-${n}` };
+  if (parentEventId !== undefined) payload.parentEventId = parentEventId;
   return { type, id: `evt-${state.prefix}-${n}`, session: { id: `sess-${state.prefix}` }, ...payload };
 }
 
