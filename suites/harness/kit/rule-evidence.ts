@@ -81,7 +81,8 @@ export const REPORTED_FIELDS: Readonly<Record<ReportedField, FieldReading>> = {
   },
   'result.outcomes': {
     words: 'outcome members (features.outcomes)',
-    where: '`messages` and the other v1.3 outcome members, on every call',
+    where:
+      '`messages` and the other v1.3 outcome members, on every effects case call (without `features.outcomes` such a case is untested)',
     matters: () => true,
     reported: (run) => run.result.messages !== undefined,
   },
