@@ -19,7 +19,8 @@ export type ReportedField =
   | 'audit.attempts'
   | 'result.ending'
   | 'result.eventId'
-  | 'result.reason';
+  | 'result.reason'
+  | 'result.outcomes';
 
 /** How a field shows in one call: where it matters, and whether the driver reported it there. */
 interface FieldReading {
@@ -77,6 +78,13 @@ export const REPORTED_FIELDS: Readonly<Record<ReportedField, FieldReading>> = {
     where: '`reason`, on a synthetic denial',
     matters: (run) => run.result.decision === 'deny' && run.result.synthetic,
     reported: (run) => run.result.reason !== undefined,
+  },
+  'result.outcomes': {
+    words: 'outcome members (features.outcomes)',
+    where:
+      '`messages` and the other v1.3 outcome members, on every effects case call (without `features.outcomes` such a case is untested)',
+    matters: () => true,
+    reported: (run) => run.result.messages !== undefined,
   },
 };
 
@@ -159,6 +167,16 @@ export const RULE_EVIDENCE = {
   'content.upload-auth': PRESENT,
   'composition.chain': PRESENT,
   'composition.serial': PRESENT,
+  // The effects cases read the v1.3 outcome members, except the control state, read on the wire.
+  'effects.supplied-result': ['result.outcomes'],
+  'effects.messages': ['result.outcomes'],
+  'effects.permission': PRESENT,
+  'effects.flow': ['result.outcomes'],
+  'effects.continuation': ['result.outcomes'],
+  'effects.inject': ['result.outcomes'],
+  'effects.state': PRESENT,
+  'effects.atomic': PRESENT,
+  'effects.advertised-only': ['result.outcomes'],
   // A driver that announces features.execution must report `executed`: the check fails without it.
   'host.deny-not-executed': PRESENT,
   'host.empty-list-no-grant': PRESENT,

@@ -331,6 +331,100 @@ export const FAMILY_RULES = {
     decision,
     'Interceptors are asked out of order or concurrently',
   ),
+  'effects.supplied-result': rule(
+    'AHP-COMP-001',
+    basis(
+      DOC.composition,
+      'AHP-COMP-001',
+      'MUST',
+      'A return supplies a candidate result that skips the original execution without denying it; a later changed operation voids it, a later return replaces it, and a null value is a result.',
+    ),
+    decision,
+    'A supplied result is kept, dropped or reported otherwise than composition makes it',
+  ),
+  'effects.messages': rule(
+    'AHP-COMP-001',
+    basis(DOC.composition, 'AHP-COMP-001', 'MUST', 'Messages of accepted responses accumulate in order.'),
+    report,
+    'The accepted messages are not reported in chain order',
+  ),
+  'effects.permission': rule(
+    'AHP-COMP-001',
+    basis(
+      DOC.composition,
+      'AHP-COMP-001',
+      'MUST',
+      'A deny beats ask and allow, and an ask persists even when a later allow arrives.',
+    ),
+    decision,
+    'Allow, ask and deny across the chain do not combine as composition requires',
+  ),
+  'effects.flow': rule(
+    'AHP-COMP-001',
+    basis(
+      DOC.composition,
+      'AHP-COMP-001',
+      'MUST',
+      'An accepted flow stop ends decision-making and the pending operation with its reason, and beats any continue; the uncalled interceptors get the boundary as an observation.',
+    ),
+    decision,
+    'An accepted flow stop is not applied or reported as composition requires',
+  ),
+  'effects.continuation': rule(
+    'AHP-COMP-001',
+    basis(
+      DOC.composition,
+      'AHP-COMP-001',
+      'MUST',
+      'Continue instructions accumulate in order but ask for one step and use one allowance unit.',
+    ),
+    decision,
+    'Continuations are not applied or counted as composition requires',
+  ),
+  'effects.inject': rule(
+    'AHP-COMP-001',
+    basis(
+      DOC.composition,
+      'AHP-COMP-001',
+      'MUST',
+      'Accepted injections are applied in order, each as the backend sent it.',
+    ),
+    report,
+    'The accepted injections are not reported in order as received',
+  ),
+  'effects.state': rule(
+    'AHP-COMP-001',
+    basis(
+      DOC.composition,
+      'AHP-COMP-001',
+      'MUST',
+      'Each interceptor is sent the control state the accepted responses before it made: the permission and the supplied-result candidate.',
+    ),
+    decision,
+    'An interceptor is sent a control state other than the accepted responses made',
+  ),
+  'effects.atomic': rule(
+    'AHP-EDIT-001',
+    basis(
+      DOC.composition,
+      'AHP-EDIT-001',
+      'MUST',
+      'A response with one bad member (an exhausted continuation allowance included) is rejected whole: none of its members, not even a valid deny, message or injection, is applied, and the failure policy acts once.',
+    ),
+    decision,
+    'Something of a rejected response is applied, or the policy does not act once',
+  ),
+  'effects.advertised-only': rule(
+    'AHP-DEC-001',
+    basis(
+      DOC.toolInterception,
+      'AHP-DEC-001',
+      'MUST',
+      'A success result holds only valid effects the request advertised; an effect outside the advertisement makes the response invalid.',
+    ),
+    decision,
+    'An effect the request did not advertise is applied',
+  ),
   'host.deny-not-executed': rule(
     'AHP-DEC-002',
     basis(
