@@ -17,18 +17,40 @@ const children = new Set();
 
 // ---- the tiny harness ----------------------------------------------------------------------
 
+// Events the draft lets a backend observe but never intercept.
+const OBSERVATION_ONLY = new Set([
+  'session.end',
+  'config.change.after',
+  'turn.end',
+  'turn.progress',
+  'model.error',
+  'model.switch.after',
+  'tool.permission.resolved',
+  'tool.progress',
+  'task.change.after',
+  'user.attention',
+  'workspace.change.after',
+  'file.changed',
+  'hook.failure',
+]);
+
 function checkRegistration(doc) {
   const issues = [];
   const issue = (path, message) => issues.push({ path, message });
   if (doc?.protocolVersion !== 'draft') issue('$.protocolVersion', 'must be "draft"');
   if (!Array.isArray(doc?.hooks) || doc.hooks.length === 0) issue('$.hooks', 'must be a non-empty array');
+  const ids = new Set();
   (Array.isArray(doc?.hooks) ? doc.hooks : []).forEach((hook, i) => {
     const at = `$.hooks[${i}]`;
+    if (ids.has(hook?.id)) issue(`${at}.id`, 'must be unique in the document');
+    ids.add(hook?.id);
     if (hook?.transport?.type !== 'stdio')
       issue(`${at}.transport`, 'this minimal harness supports stdio only');
     if (typeof hook?.transport?.command !== 'string') issue(`${at}.transport.command`, 'must be a string');
     (Array.isArray(hook?.subscriptions) ? hook.subscriptions : []).forEach((sub, j) => {
       const sat = `${at}.subscriptions[${j}]`;
+      if (sub?.scope === 'managed' && sub.disableable !== false)
+        issue(`${sat}.disableable`, 'a managed subscription must set disableable to false');
       if (sub?.mode !== 'intercept') {
         // Observers cannot block, so a failure policy or a deadline on one means nothing.
         for (const field of ['failurePolicy', 'timeoutMs']) {
@@ -36,6 +58,10 @@ function checkRegistration(doc) {
         }
         return; // observe subscriptions are not delivered here
       }
+      (Array.isArray(sub.events) ? sub.events : []).forEach((name, k) => {
+        if (OBSERVATION_ONLY.has(name))
+          issue(`${sat}.events[${k}]`, 'an observation-only event cannot be intercepted');
+      });
       if (!Number.isInteger(sub.timeoutMs) || sub.timeoutMs < 1)
         issue(`${sat}.timeoutMs`, 'must be a positive integer');
       if (sub.failurePolicy !== 'fail-open' && sub.failurePolicy !== 'fail-closed') {
