@@ -112,7 +112,7 @@ interface Session {
   retired: boolean;
   /** True once `proc.started` resolved true. */
   running: boolean;
-  /** Resolves once the process has had `startupMs` to come up (at once without it). */
+  /** Resolves once the process has had `startupMs` to come up, or has ended (at once without it). */
   startedUp: Promise<void> | undefined;
   /** Why we ended the process, reported if a request was still owed a reply. */
   ourReason: { code: TransportFailureCode; detail: string } | undefined;
@@ -234,7 +234,13 @@ export function createPersistentStdioTransport(options: PersistentStdioOptions):
         },
       }),
     };
-    if (options.startupMs) s.startedUp = options.clock.sleep(options.startupMs);
+    // A process that ends while it is given time to start will never read a request: its exit
+    // ends the wait, so the request learns of it at once rather than when the wait runs out.
+    if (options.startupMs)
+      s.startedUp = Promise.race([
+        options.clock.sleep(options.startupMs),
+        s.proc.exited.then(() => undefined),
+      ]);
     procs.add(s.proc);
     sessions.add(s);
     void s.proc.exited.then(() => maybeDead(s));
