@@ -107,6 +107,10 @@ const CASES: Record<string, BadInput> = {
     argv: ['harness', '--reporter', 'junit', '--output-dir', 'a-file/reports'],
     says: /cannot write reports to the output directory "a-file\/reports" \(ENOTDIR\); pass a writable directory/,
   },
+  'an output directory under /proc, where a recursive mkdir never returns': {
+    argv: ['harness', '--reporter', 'json', '--output-dir', '/proc/ahp-reports'],
+    says: /cannot write reports to the output directory "\/proc\/ahp-reports" \(ENOENT\); pass a writable directory/,
+  },
   'protocol revision 0.1': {
     argv: ['harness', '--protocol-version', '0.1'],
     says: /--protocol-version must be "draft" \(the only revision this suite tests\), not "0.1"/,
