@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { bounded } from '../file-system-bound.js';
 import { UsageError } from '../io.js';
 import type { Report } from './report.js';
 
@@ -113,7 +114,7 @@ function firstLine(error: string): string {
 export async function readReportFile(path: string, cwd: string, fix: string): Promise<Report> {
   let text: string;
   try {
-    text = await readFile(resolve(cwd, path), 'utf8');
+    text = await bounded(readFile(resolve(cwd, path), 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new UsageError(`cannot read the report "${path}" (${code}); ${fix}.`);
