@@ -1,9 +1,11 @@
 // Every kind of bad input a user can type: each ends with exit 2 and one sentence on stderr that
 // names the input and the fix, never a stack trace. Run in-process through run(io).
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FILE_SYSTEM_STEP_MS } from './file-system-bound.js';
 import type { ProcessControl } from './io.js';
 import { run } from './run.js';
 import { fakeIo } from './test-support/fake-io.js';
@@ -106,6 +108,10 @@ const CASES: Record<string, BadInput> = {
   'an output directory that cannot be written': {
     argv: ['harness', '--reporter', 'junit', '--output-dir', 'a-file/reports'],
     says: /cannot write reports to the output directory "a-file\/reports" \(ENOTDIR\); pass a writable directory/,
+  },
+  'an output directory under /proc, where a recursive mkdir never returns': {
+    argv: ['harness', '--reporter', 'json', '--output-dir', '/proc/ahp-reports'],
+    says: /cannot write reports to the output directory "\/proc\/ahp-reports" \(ENOENT\); pass a writable directory/,
   },
   'protocol revision 0.1': {
     argv: ['harness', '--protocol-version', '0.1'],
@@ -223,6 +229,20 @@ describe('bad input: exit 2, one sentence naming the input, no stack trace', () 
       expect(lines[0]).toMatch(/[.?]$/);
     });
   }
+
+  it(
+    'a known-failures file that never answers (a FIFO nobody writes) is one sentence, not a hang',
+    { timeout: FILE_SYSTEM_STEP_MS * 3 },
+    async () => {
+      const fifo = join(dir, 'fifo.txt');
+      execFileSync('mkfifo', [fifo]);
+      const f = fakeIo(['harness', '--known-failures', 'fifo.txt'], { cwd: dir, env: {} });
+      expect(await run(f.io)).toBe(2);
+      expect(f.err()).toBe(
+        'ahp-conformance harness: cannot read the known-failures file "fifo.txt" (ETIMEDOUT); check the path given to --known-failures.\n',
+      );
+    },
+  );
 
   it(
     'a selection pattern that matches no case',

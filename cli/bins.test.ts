@@ -1,7 +1,8 @@
 // The programs the package declares in package.json "bin": each exists and is executable; the CLI
 // bin that cannot start (an incomplete install) says so in one sentence with exit 3, never 1; the
 // broken-twin bin, which the docs run as `npx ahp-broken-twin <twin>`, answers a wrong name in
-// one sentence with the closest twin, never a stack trace.
+// one sentence with the closest twin, never a stack trace; an output directory where the file
+// system never answers ends the run in one sentence too, never a hang.
 import { accessSync, constants, copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,6 +53,30 @@ describe('the package bins', () => {
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toBe(
         'ahp-broken-twin: there is no twin "clam-missing"; did you mean "claim-missing"?',
+      );
+    },
+  );
+
+  it(
+    'ahp-conformance given an output directory under /proc exits 2 in one sentence, never hangs',
+    { timeout: 60_000 },
+    async () => {
+      const r = await execa(
+        process.execPath,
+        [
+          join(ROOT, bin['ahp-conformance'] as string),
+          'harness',
+          '--reporter',
+          'json',
+          '--output-dir',
+          '/proc/ahp-reports',
+        ],
+        { reject: false, stdin: 'ignore', timeout: 50_000 },
+      );
+      expect(r.timedOut).toBe(false);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toBe(
+        'ahp-conformance harness: cannot write reports to the output directory "/proc/ahp-reports" (ENOENT); pass a writable directory with --output-dir.',
       );
     },
   );

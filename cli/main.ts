@@ -1,3 +1,4 @@
+import { abandonedFileSystemSteps } from './file-system-bound.js';
 import { EXIT, Interrupted, interruptedExitCode } from './io.js';
 import { run } from './run.js';
 
@@ -39,6 +40,8 @@ export async function main(start: { parentPid?: number } = {}): Promise<void> {
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   process.exitCode = code;
+  // A file-system call given up on (cli/file-system-bound.ts) would keep the process up for good.
+  if (abandonedFileSystemSteps() > 0) process.exit(code);
 }
 
 /**

@@ -18,6 +18,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./merge.js')).mergeCommand,
   },
   {
+    name: 'diff',
+    summary:
+      'compare two JSON reports case by case: regressed, fixed, newly untested (exit 1 on a regression)',
+    load: async () => (await import('./diff.js')).diffCommand,
+  },
+  {
     name: 'mock-backend',
     summary: 'run a programmable misbehaving AHP backend over stdio or HTTP',
     load: async () => (await import('./mock-backend.js')).mockBackendCommand,

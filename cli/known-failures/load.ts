@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { bounded } from '../file-system-bound.js';
 import { UsageError } from '../io.js';
 import { parseKnownFailures, type KnownFailures } from './parse.js';
 
@@ -7,7 +8,7 @@ import { parseKnownFailures, type KnownFailures } from './parse.js';
 export async function loadKnownFailures(path: string, shown: string = path): Promise<KnownFailures> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await bounded(readFile(path, 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new UsageError(

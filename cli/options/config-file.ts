@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { bounded } from '../file-system-bound.js';
 import { UsageError } from '../io.js';
 import { isJsonObject, type JsonObject } from '../../protocol/json.js';
 
@@ -17,7 +18,7 @@ export interface ConfigFile {
 export async function readConfigFile(path: string, shown: string): Promise<ConfigFile> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await bounded(readFile(path, 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new UsageError(

@@ -92,6 +92,12 @@ export const REPLAY_OPTIONS: Readonly<Record<CommonOptionKey, ReplayRule>> = {
     replay: ({ options }) => (options.strict ? [FLAG_OF.strict] : []),
     rerun: ({ options }) => (options.strict ? [FLAG_OF.strict] : []),
   },
+  bail: {
+    changesVerdict: true,
+    why: 'the cases after the first failure: a run with --bail does not reach them',
+    replay: ({ options }) => (options.bail ? [FLAG_OF.bail] : []),
+    rerun: ({ options }) => (options.bail ? [FLAG_OF.bail] : []),
+  },
   quiet: {
     changesVerdict: false,
     why: 'the console only (a quiet run prints no next steps at all)',

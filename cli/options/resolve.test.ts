@@ -39,6 +39,7 @@ describe('parseCommandLine', () => {
       timeoutScale: 1,
       repeat: 1,
       strict: false,
+      bail: false,
       quiet: false,
       protocolVersion: 'draft',
       reporters: ['console'],

@@ -29,6 +29,8 @@ export interface ResolvedOptions {
   timeoutScale: number;
   repeat: number;
   strict: boolean;
+  /** Stop at the first case that fails the run; the cases not reached are reported not run. */
+  bail: boolean;
   /** No progress and no summary on the console (file reports are written all the same). */
   quiet: boolean;
   protocolVersion: 'draft';
@@ -52,6 +54,7 @@ export const COMMON_FLAGS: Readonly<Record<string, FlagSpec>> = {
   '--timeout-scale': { key: 'timeoutScale', kind: 'value', placeholder: '<f>' },
   '--repeat': { key: 'repeat', kind: 'value', placeholder: '<n>' },
   '--strict': { key: 'strict', kind: 'boolean' },
+  '--bail': { key: 'bail', kind: 'boolean' },
   '--quiet': { key: 'quiet', kind: 'boolean' },
   '--protocol-version': { key: 'protocolVersion', kind: 'value', placeholder: 'draft' },
   '--reporter': { key: 'reporters', kind: 'list', placeholder: 'console|json|junit|html|markdown' },
@@ -72,6 +75,8 @@ export const COMMON_HELP = `Common options:
   --repeat <n>                    run timing cases n times: pass, fail or flaky (without it, a failing
                                   timing case runs once more: flaky if it passes then; flaky fails)
   --strict                        SHOULD failures fail the run too
+  --bail                          stop at the first case that fails the run; the cases not reached
+                                  are reported not run, never passed
   --quiet                         no progress and no summary on the console (report files are still written)
   --protocol-version draft        the protocol revision under test (draft, the default, is the only one)
   --reporter <name>               json, junit, html, markdown: a file each, besides the console (repeatable)
@@ -186,6 +191,7 @@ export async function parseCommandLine(
     timeoutScale: o.timeoutScale,
     repeat: o.repeat,
     strict: o.strict,
+    bail: o.bail,
     quiet: o.quiet,
     protocolVersion: 'draft',
     reporters,
@@ -207,6 +213,7 @@ export function optionsForReport(options: ResolvedOptions): JsonValue {
     timeoutScale: options.timeoutScale,
     repeat: options.repeat,
     strict: options.strict,
+    ...(options.bail ? { bail: true } : {}),
     reporters: options.reporters,
     ...(options.knownFailures ? { knownFailures: options.knownFailures.file } : {}),
     ...(options.knownFailures?.sha256 ? { knownFailuresSha256: options.knownFailures.sha256 } : {}),

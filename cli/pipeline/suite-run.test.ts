@@ -2,6 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../io.js';
+import { verdictText } from '../report/verdict.js';
+import { NOT_RUN_AFTER_BAIL } from '../runner/case-result.js';
 import { parseXml } from '../report/test-support/xml.js';
 import { runSuite, type SuiteRunPlan } from './suite-run.js';
 import { fixturePlan, SLOW } from './test-support/fixture-plan.js';
@@ -90,6 +92,34 @@ describe('runSuite', () => {
     });
     expect(report.problems[0]).toMatchObject({ requirement: 'AHP-CORE-004', knownFailure: { line: 1 } });
     expect(exitCode).toBe(1);
+  });
+
+  it(
+    '--bail stops at the first MUST failure: what follows is reported not run, never passed',
+    SLOW,
+    async () => {
+      const p = await plan(['--bail', '--skip', 'AHP-STDIO-001']);
+      const { report, exitCode } = await runSuite(p);
+      expect(exitCode).toBe(1);
+      expect(statusOf(report, 'AHP-FAIL-001/fixture/passes')?.status).toBe('pass');
+      expect(statusOf(report, 'AHP-CORE-004/fixture/fails')?.status).toBe('fail');
+      for (const name of ['AHPX-SYN-002/fixture/should-fails', 'AHP-HTTP-001/fixture/untested']) {
+        expect(statusOf(report, name)).toMatchObject({ status: 'skipped', note: NOT_RUN_AFTER_BAIL });
+      }
+      expect(report.summary).toMatchObject({ passed: 2, failed: 1, warnings: 0, untested: 0 });
+      expect(report.options).toMatchObject({ bail: true });
+      expect(verdictText(report, false)).toContain(
+        '2 not run (--bail stopped the run at the first failed case)',
+      );
+    },
+  );
+
+  it('--bail does not stop at a SHOULD failure or a failure the baseline tolerates', SLOW, async () => {
+    const p = await plan(['--bail', '--known-failures', 'kf.txt', '--skip', 'AHP-FAIL-001']);
+    const { report } = await runSuite(p);
+    expect(statusOf(report, 'AHP-CORE-004/fixture/fails')?.status).toBe('known-failure');
+    expect(statusOf(report, 'AHPX-SYN-002/fixture/should-fails')?.status).toBe('fail');
+    expect(statusOf(report, 'AHP-HTTP-001/fixture/untested')?.status).toBe('untested');
   });
 
   it('refuses a known-failures line that matches no case before running anything', SLOW, async () => {

@@ -5,7 +5,7 @@ import { checkKnownFailuresMatch } from '../known-failures/check.js';
 import { optionsForReport, type ResolvedOptions } from '../options/resolve.js';
 import { isTimingCase } from '../repeat/repeat.js';
 import { buildReport, conformanceExitCode, type Claim, type Report } from '../report/report.js';
-import type { CaseResult } from '../runner/case-result.js';
+import { isMandatory, type CaseResult } from '../runner/case-result.js';
 import {
   runConformance,
   type ConformanceRun,
@@ -85,6 +85,19 @@ function withBaseline(
   const baseline = options.knownFailures;
   if (!onCase || !baseline) return onCase;
   return (result) => onCase(toleratedCase(result, baseline));
+}
+
+/**
+ * `--bail`: the first case that fails the run stops it: a MUST failure (a SHOULD one under
+ * `--strict`) the baseline does not tolerate.
+ */
+function bailOn(options: ResolvedOptions): ((result: CaseResult) => boolean) | undefined {
+  if (!options.bail) return undefined;
+  const baseline = options.knownFailures;
+  return (result) => {
+    const seen = baseline ? toleratedCase(result, baseline) : result;
+    return seen.status === 'fail' && (options.strict || isMandatory(seen.level));
+  };
 }
 
 /**
@@ -195,6 +208,7 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
     plan.onPhase?.("Starting the suite's workers", false);
   }
   // A shard may get no case at all (fewer files than shards): it runs nothing.
+  const bail = bailOn(options);
   const first =
     include.length === 0
       ? { cases: [], runErrors: [] }
@@ -202,6 +216,7 @@ export async function runSuite(plan: SuiteRunPlan): Promise<SuiteRunOutcome> {
           ...base,
           include,
           ...(testNamePattern !== undefined ? { testNamePattern } : {}),
+          ...(bail !== undefined ? { bailOn: bail } : {}),
           ...(plan.onCase ? { onCase: withBaseline(plan.onCase, options) as (r: CaseResult) => void } : {}),
           ...(plan.onFilesCollected ? { onFilesCollected: plan.onFilesCollected } : {}),
           ...(plan.onCollected ? { onCollected: plan.onCollected } : {}),

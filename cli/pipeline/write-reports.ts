@@ -1,5 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { bounded, FileSystemStepTimedOut } from '../file-system-bound.js';
+import { UsageError } from '../io.js';
 import { renderHtml } from '../report/html.js';
 import { renderJunit } from '../report/junit.js';
 import type { Report } from '../report/report.js';
@@ -43,7 +45,14 @@ export async function writeReports(
     const render = renderers[name];
     if (!render) throw new Error(`no renderer for the ${name} reporter`);
     const path = join(options.outputDir, REPORTER_FILES[name]);
-    await writeFile(path, render(report, { strict: options.strict, ...fullReport }));
+    await bounded(writeFile(path, render(report, { strict: options.strict, ...fullReport }))).catch(
+      (error: unknown) => {
+        if (!(error instanceof FileSystemStepTimedOut)) throw error;
+        throw new UsageError(
+          `writing the report "${path}" got no answer within ${error.ms / 1000} s; pass a directory on a local, writable disk with --output-dir.`,
+        );
+      },
+    );
     written.push(path);
   }
   return written;

@@ -1,10 +1,12 @@
 /**
- * Reading the partial reports `merge` joins: each must be the JSON report of a `--shard` run.
- * Only what the merge relies on is checked; fields it does not read pass through unchanged.
+ * Reading JSON reports: the partial reports `merge` joins (each the report of a `--shard` run) and
+ * the two runs `diff` compares. Only what those commands rely on is checked; fields they do not
+ * read pass through unchanged.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { bounded } from '../file-system-bound.js';
 import { UsageError } from '../io.js';
 import type { Report } from './report.js';
 
@@ -105,28 +107,36 @@ function firstLine(error: string): string {
   return text.replace(/\.$/, '');
 }
 
-/** Reads and checks one partial report; every problem is one sentence naming the file. */
-export async function readPartialReport(path: string, cwd: string): Promise<PartialReport> {
+/**
+ * Reads and checks one JSON report (`--reporter json`) of a harness or backend run; every problem
+ * is one sentence naming the file and ending with `fix` (what the command needs instead).
+ */
+export async function readReportFile(path: string, cwd: string, fix: string): Promise<Report> {
   let text: string;
   try {
-    text = await readFile(resolve(cwd, path), 'utf8');
+    text = await bounded(readFile(resolve(cwd, path), 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new UsageError(`cannot read the report "${path}" (${code}); ${FIX}.`);
+    throw new UsageError(`cannot read the report "${path}" (${code}); ${fix}.`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
-    throw new UsageError(`"${path}" is not JSON; ${FIX}.`);
+    throw new UsageError(`"${path}" is not JSON; ${fix}.`);
   }
   const parsed = partialReport.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` (${issue.path.join('.')}: ${issue.message})` : '';
-    throw new UsageError(`"${path}" is not an ahp-conformance report${where}; ${FIX}.`);
+    throw new UsageError(`"${path}" is not an ahp-conformance report${where}; ${fix}.`);
   }
-  const report = parsed.data as unknown as Report;
+  return parsed.data as unknown as Report;
+}
+
+/** Reads and checks one partial report; every problem is one sentence naming the file. */
+export async function readPartialReport(path: string, cwd: string): Promise<PartialReport> {
+  const report = await readReportFile(path, cwd, FIX);
   const [runError] = report.runErrors;
   if (report.shard === undefined && runError !== undefined) {
     // A shard whose cases could not even be collected never learns its share, so writes no shard.

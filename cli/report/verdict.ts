@@ -10,6 +10,7 @@ import { failingProblems } from './report-problems.js';
 import { conformanceExitCode, type Report } from './report.js';
 import { caseVerdict } from './status.js';
 import { counted } from './count.js';
+import { NOT_RUN_AFTER_BAIL } from '../runner/case-result.js';
 
 /** How many names a list shows before it says "..." */
 const SHOWN = 5;
@@ -71,8 +72,10 @@ export function exercised(report: Report): { judged: number; total: number; rest
     rest.push(`${blocked.length} blocked${by.length > 0 ? ` (by ${list(by)})` : ''}`);
   }
   const unselected = skipped.filter((c) => c.note?.startsWith('not selected') === true).length;
+  const bailed = skipped.filter((c) => c.note === NOT_RUN_AFTER_BAIL).length;
   if (unselected > 0) rest.push(`${unselected} not selected (--only/--skip)`);
-  if (skipped.length > unselected) rest.push(`${skipped.length - unselected} skipped`);
+  if (bailed > 0) rest.push(`${bailed} not run (--bail stopped the run at the first failed case)`);
+  if (skipped.length > unselected + bailed) rest.push(`${skipped.length - unselected - bailed} skipped`);
   return { judged: judged.length, total: cases.length, rest };
 }
 

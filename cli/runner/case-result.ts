@@ -3,6 +3,9 @@ import type { RequirementLevel } from '../../protocol/requirements.js';
 import type { Finding } from '../../suites/common/index.js';
 import type { RepeatSummary } from '../repeat/repeat.js';
 
+/** The note of a case `--bail` kept from running: it is reported not run, never passed. */
+export const NOT_RUN_AFTER_BAIL = 'not run: --bail stopped the run at the first failed case';
+
 export type CaseStatus = 'pass' | 'fail' | 'untested' | 'blocked' | 'skipped' | 'known-failure';
 
 /** One conformance case as the runner saw it. */

@@ -11,7 +11,7 @@ import {
   type CaseMeta,
   type TargetStopped,
 } from '../../suites/common/index.js';
-import type { CaseResult } from './case-result.js';
+import { NOT_RUN_AFTER_BAIL, type CaseResult } from './case-result.js';
 import { descendantsOf, reapProcesses, type ProcessId } from './descendants.js';
 import { withSignalsOwned } from './signal-ownership.js';
 
@@ -38,6 +38,8 @@ export interface ConformanceRunOptions {
    * every process the run started is reaped, and the run returns what finished, `interrupted`.
    */
   signal?: AbortSignal;
+  /** `--bail`: the run stops at the first case this says yes to; the cases not reached are not run. */
+  bailOn?: (result: CaseResult) => boolean;
 }
 
 export interface ConformanceRun {
@@ -51,6 +53,8 @@ export interface ConformanceRun {
   stopped?: TargetStopped;
   /** Set when `signal` interrupted the run: cases that had not finished are reported not run. */
   interrupted?: true;
+  /** Set when `bailOn` stopped the run: the case it stopped at. */
+  bailedAt?: string;
 }
 
 /** The note of a case the run did not reach because the target stopped. */
@@ -166,6 +170,7 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Co
   let vitestRef: Vitest | undefined;
   let stopped: TargetStopped | undefined;
   let interrupted = options.signal?.aborted === true;
+  let bailedAt: string | undefined;
   let files = -1;
   let collectedFiles = 0;
   let declared = 0;
@@ -223,10 +228,14 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Co
             },
             onTestCaseResult(testCase) {
               const result = toResult(testCase);
-              // A case cut short by the interrupt has no verdict: it is reported not run.
-              if (interrupted && result.status !== 'pass') return;
+              // A case cut short by the interrupt or by --bail has no verdict: it is reported not run.
+              if ((interrupted || bailedAt !== undefined) && result.status !== 'pass') return;
               seen.set(testCase.id, result);
               options.onCase?.(result);
+              if (bailedAt === undefined && options.bailOn?.(result) === true) {
+                bailedAt = result.name;
+                if (vitestRef) stopNow(vitestRef, 'test-failure');
+              }
               const stop = testCase.meta().ahp?.targetStopped;
               if (stop !== undefined && stopped === undefined) {
                 // One broken target is reported once: the cases still queued would only repeat it.
@@ -250,9 +259,11 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Co
       else if (interrupted) cases.push(notRun(toResult(testCase), NOT_RUN_INTERRUPTED));
       else {
         const unreached = toResult(testCase);
-        const notReached =
-          stopped !== undefined && unreached.status === 'skipped' && unreached.note === undefined;
-        cases.push(notReached ? { ...unreached, note: NOT_RUN_AFTER_STOP } : unreached);
+        const notReached = unreached.status === 'skipped' && unreached.note === undefined;
+        if (notReached && stopped !== undefined) cases.push({ ...unreached, note: NOT_RUN_AFTER_STOP });
+        // A case --bail cut short (any status but pass) or never reached is not run, whatever it showed.
+        else if (bailedAt !== undefined) cases.push(notRun(unreached, NOT_RUN_AFTER_BAIL));
+        else cases.push(unreached);
       }
     }
   }
@@ -278,6 +289,7 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Co
     runErrors,
     ...(stopped !== undefined ? { stopped } : {}),
     ...(interrupted ? { interrupted: true as const } : {}),
+    ...(bailedAt !== undefined ? { bailedAt } : {}),
   };
 }
 
