@@ -90,6 +90,23 @@ describe('interopCoverage', () => {
     for (const c of coverage) expect(c.cases.length > 0 || (c.reason ?? '').length > 0).toBe(true);
   });
 
+  it('covers the refused registrations with the registration-load cases of their rule', () => {
+    const catalogue = parseInteropFile(
+      'catalogue-scenarios.json',
+      'catalogue-scenarios.json',
+      scenarioFile({
+        id: 'registration-duplicate-backend',
+        category: 'registration',
+        steps: [{ op: 'register', registration: {}, requirements: [], context: {} }],
+        expected: {},
+        requests: {},
+        responses: {},
+      }),
+    );
+    const loadCase = 'AHP-REG-001/registration:duplicate-backend-id-is-refused';
+    expect(interopCoverage([catalogue], [...CASES, loadCase])[0]?.cases).toEqual([loadCase]);
+  });
+
   it('keys a scenario by what it is about', () => {
     const [intercept, catalogue, lifecycle] = sets() as [InteropSet, InteropSet, InteropSet];
     expect(scenarioKeys('scenarios', intercept.scenarios[0] as InteropSet['scenarios'][number])).toEqual([

@@ -49,6 +49,16 @@ export const INTEROP_COVERAGE: Readonly<Record<string, readonly string[]>> = {
   'registration:registration-observe-policy-forbidden': [
     'AHPX-FAIL-006/transport:*/registration:observe-with-timeout-is-refused',
   ],
+  'registration:registration-duplicate-backend': ['AHP-REG-001/registration:duplicate-backend-id-is-refused'],
+  'registration:registration-observe-only-interception': [
+    'AHP-REG-001/registration:intercept-of-observation-only-event-*-is-refused',
+  ],
+  'registration:registration-unenforceable-managed-scope': [
+    'AHP-REG-001/registration:managed-scope-is-refused-or-served',
+  ],
+  'registration:registration-unsupported-event': [
+    'AHP-REG-002/registration:observe-of-*-is-refused-or-changes-no-dispatch',
+  ],
   'registration:registration-resolved-credential': ['AHP-AUTH-001/*'],
   'registration:registration-missing-credential': [
     'AHP-FAIL-001/transport:http/*/class:auth/token-variable-missing',
