@@ -95,7 +95,7 @@ const UNCOVERED: Readonly<Record<string, string>> = {
   notification:
     'it judges a receiver of hooks/observe notifications; our backend-side checks do not cover catalogue lineage and the harness only sends',
   chain:
-    "no chain case of ours reproduces this combination of the interceptors' answers; `harness --interop` lists it untested with its reason",
+    "no chain case of ours reproduces this combination of the interceptors' answers; `harness --interop` runs it",
   lifecycle:
     'it scripts the client side of each exchange (staged acceptance, uploads, emitted frames); no case of ours holds a harness at those points',
 };

@@ -9,7 +9,8 @@ import type { HarnessFixture } from '../harness/kit/fixture.js';
 import type { Needs } from '../harness/kit/features.js';
 import type { KnownFeature } from '../driver/index.js';
 import { conformanceCase } from '../common/case.js';
-import type { CatalogueScenario } from './format.js';
+import { chainPlan, runChain } from './chain.js';
+import type { CatalogueScenario, LifecycleScenario } from './format.js';
 import type { InteropSet } from './load.js';
 import { notRunReason } from './not-run.js';
 import { registrationPlan, runRegistration } from './registration.js';
@@ -36,6 +37,18 @@ export function declareInteropCases(fixture: HarnessFixture, sets: readonly Inte
           { name, requirements: plan.requirements, transports: TRANSPORTS },
           needs,
           (ctx, state) => runScenario(state, plan, ctx),
+        );
+        continue;
+      }
+      const chain =
+        loaded.set === 'catalogue-scenarios' ? undefined : chainPlan(scenario as LifecycleScenario);
+      if (chain !== undefined) {
+        const features: KnownFeature[] = chain.interrupt ? ['cancel'] : [];
+        driverCase(
+          fixture,
+          { name, requirements: ['AHP-COMP-001', 'AHP-REG-002'], transports: TRANSPORTS },
+          { transport: 'any', features },
+          (ctx, state) => runChain(state, chain, ctx),
         );
         continue;
       }

@@ -18,12 +18,6 @@ const CLIENT_CONTROL = new Set(['send', 'wait', 'release', 'receive', 'accept', 
 function lifecycleReason(scenario: LifecycleScenario, set: InteropSet['set']): NotRun {
   const upstream =
     scenario.inapplicableReason === undefined ? '' : ` (the authors note: ${scenario.inapplicableReason})`;
-  if (scenario.chain !== undefined) {
-    return {
-      requirement: 'AHP-REG-002',
-      why: `an observation chain judged on its exact wire frames (chainProof) under the authors' frame layout; through the driver the frames are the harness's own, so this runner does not run it: our AHP-COMP-001 and AHP-REG-002 chain cases judge the same calls and observers${upstream}`,
-    };
-  }
   const ops = [...new Set(scenario.steps.map((s) => s.op))];
   const scripted = ops.filter((op) => CLIENT_CONTROL.has(op));
   return {
