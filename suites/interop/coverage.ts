@@ -97,7 +97,7 @@ const UNCOVERED: Readonly<Record<string, string>> = {
   chain:
     "no chain case of ours reproduces this combination of the interceptors' answers; `harness --interop` runs it",
   lifecycle:
-    'it scripts the client side of each exchange (staged acceptance, uploads, emitted frames); no case of ours holds a harness at those points',
+    'no case of ours holds a harness at these points of an exchange; `harness --interop` runs it where one driver call can show it',
 };
 
 /** What a scenario of `set` is about, as keys of INTEROP_COVERAGE. */

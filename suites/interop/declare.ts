@@ -9,7 +9,9 @@ import type { HarnessFixture } from '../harness/kit/fixture.js';
 import type { Needs } from '../harness/kit/features.js';
 import type { KnownFeature } from '../driver/index.js';
 import { conformanceCase } from '../common/case.js';
+import { HARNESS_RULES, type RuleKey } from '../harness/kit/rules.js';
 import { chainPlan, runChain } from './chain.js';
+import { lifecyclePlan, runLifecycle } from './lifecycle.js';
 import type { CatalogueScenario, LifecycleScenario } from './format.js';
 import type { InteropSet } from './load.js';
 import { notRunReason } from './not-run.js';
@@ -18,6 +20,11 @@ import { runScenario } from './run.js';
 import { interopCaseName, translateScenario } from './translate.js';
 
 const TRANSPORTS = ['http', 'stdio-persistent', 'stdio-per_event'];
+
+/** The requirement a lifecycle scenario counts for: its rule's. */
+function lifecycleRequirement(rule: RuleKey): string {
+  return HARNESS_RULES[rule].requirement;
+}
 
 /** Declares the cases of every loaded set. */
 export function declareInteropCases(fixture: HarnessFixture, sets: readonly InteropSet[]): void {
@@ -49,6 +56,18 @@ export function declareInteropCases(fixture: HarnessFixture, sets: readonly Inte
           { name, requirements: ['AHP-COMP-001', 'AHP-REG-002'], transports: TRANSPORTS },
           { transport: 'any', features },
           (ctx, state) => runChain(state, chain, ctx),
+        );
+        continue;
+      }
+      const lifecycle =
+        loaded.set === 'lifecycle-scenarios' ? lifecyclePlan(scenario as LifecycleScenario) : undefined;
+      if (lifecycle !== undefined) {
+        const features: KnownFeature[] = lifecycle.shape === 'after-cancel' ? ['cancel'] : [];
+        driverCase(
+          fixture,
+          { name, requirements: [lifecycleRequirement(lifecycle.rule)], transports: TRANSPORTS },
+          { transport: 'any', features },
+          (ctx, state) => runLifecycle(state, lifecycle, ctx),
         );
         continue;
       }

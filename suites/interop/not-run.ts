@@ -6,23 +6,19 @@
  */
 import type { CatalogueScenario, LifecycleScenario } from './format.js';
 import type { InteropSet } from './load.js';
+import { lifecycleNotRun } from './lifecycle.js';
 
 export interface NotRun {
   requirement: string;
   why: string;
 }
 
-/** Step operations that script the client's own timing and acceptance. */
-const CLIENT_CONTROL = new Set(['send', 'wait', 'release', 'receive', 'accept', 'cancel', 'failOpen']);
-
 function lifecycleReason(scenario: LifecycleScenario, set: InteropSet['set']): NotRun {
   const upstream =
     scenario.inapplicableReason === undefined ? '' : ` (the authors note: ${scenario.inapplicableReason})`;
-  const ops = [...new Set(scenario.steps.map((s) => s.op))];
-  const scripted = ops.filter((op) => CLIENT_CONTROL.has(op));
   return {
     requirement: 'AHP-COMP-001',
-    why: `its steps (${scripted.join(', ') || ops.join(', ')}) script when the client sends, releases and accepts each request of ${set}; the driver protocol raises one call and reports how it settled, with no hold on its requests${upstream}`,
+    why: `${lifecycleNotRun(scenario) ?? `this runner has no translation for its steps in ${set}`}${upstream}`,
   };
 }
 
