@@ -83,7 +83,7 @@ describe('interopCoverage', () => {
         'registration-explicit-failure-policy-required',
         ['AHPX-FAIL-003/transport:http/registration:intercept-without-failure-policy-is-refused'],
       ],
-      ['parent-late', 'it judges a receiver'],
+      ['parent-late', 'no case of ours comp'],
       ['cancel-early', 'no case of ours hold'],
       ['staged', 'no case of ours hold'],
     ]);

@@ -93,7 +93,7 @@ const UNCOVERED: Readonly<Record<string, string>> = {
     'no case of ours judges this outcome of one response (candidates, returns, messages, injections, continuations or an incoming state); `harness --interop` runs it',
   registration: 'no case of ours registers this document; `harness --interop` runs it through configure',
   notification:
-    'it judges a receiver of hooks/observe notifications; our backend-side checks do not cover catalogue lineage and the harness only sends',
+    'no case of ours compares a hooks/observe with the event a call raised; `harness --interop` runs the sender half where the driver can raise the event',
   chain:
     "no chain case of ours reproduces this combination of the interceptors' answers; `harness --interop` runs it",
   lifecycle:

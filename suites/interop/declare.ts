@@ -12,6 +12,7 @@ import { conformanceCase } from '../common/case.js';
 import { HARNESS_RULES, type RuleKey } from '../harness/kit/rules.js';
 import { chainPlan, runChain } from './chain.js';
 import { lifecyclePlan, runLifecycle } from './lifecycle.js';
+import { notificationPlan, runNotification } from './notification.js';
 import type { CatalogueScenario, LifecycleScenario } from './format.js';
 import type { InteropSet } from './load.js';
 import { notRunReason } from './not-run.js';
@@ -68,6 +69,21 @@ export function declareInteropCases(fixture: HarnessFixture, sets: readonly Inte
           { name, requirements: [lifecycleRequirement(lifecycle.rule)], transports: TRANSPORTS },
           { transport: 'any', features },
           (ctx, state) => runLifecycle(state, lifecycle, ctx),
+        );
+        continue;
+      }
+      const notification =
+        loaded.set === 'catalogue-scenarios' ? notificationPlan(scenario as CatalogueScenario) : undefined;
+      if (notification !== undefined) {
+        driverCase(
+          fixture,
+          { name, requirements: ['AHP-RPC-002'], transports: TRANSPORTS },
+          {
+            transport: 'any',
+            features: ['observe'],
+            ...(notification.eventType === 'tool.before' ? {} : { event: notification.eventType }),
+          },
+          (ctx, state) => runNotification(state, notification, ctx),
         );
         continue;
       }

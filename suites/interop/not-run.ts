@@ -7,6 +7,7 @@
 import type { CatalogueScenario, LifecycleScenario } from './format.js';
 import type { InteropSet } from './load.js';
 import { lifecycleNotRun } from './lifecycle.js';
+import { notificationNotRun } from './notification.js';
 
 export interface NotRun {
   requirement: string;
@@ -25,10 +26,7 @@ function lifecycleReason(scenario: LifecycleScenario, set: InteropSet['set']): N
 function catalogueReason(scenario: CatalogueScenario): NotRun {
   return {
     requirement: 'AHP-RPC-002',
-    why:
-      scenario.category === 'lineage'
-        ? 'it judges how a receiver of hooks/observe notifications checks event lineage (parents, causes); a harness only sends its own events and receives no notifications'
-        : 'it judges which hooks/observe notifications a receiver accepts or refuses; a harness only sends notifications of its own events, it receives none',
+    why: notificationNotRun(scenario) ?? 'this runner has no translation for it',
   };
 }
 
