@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LifecycleScenario } from './format.js';
 import {
+  cancelledFindings,
   lifecycleNotRun,
   lifecyclePlan,
   lifecycleReply,
@@ -107,6 +108,19 @@ describe('observerFindings', () => {
     expect(observerFindings(plan, [[{ value: 'x' }, { value: 'x' }]])).toHaveLength(1);
     expect(observerFindings(plan, [[{ value: 'settled' }]])[0]?.message).toBe(
       `the metadata observer's hooks/observe carried the input {"value":"settled"}; the scenario has {"value":"original"}`,
+    );
+  });
+});
+
+describe('cancelledFindings', () => {
+  const plan = { rule: 'interrupt.cancel-ends-the-call' as const };
+  it('passes an interrupted call that published nothing, and fails one not interrupted or one that published', () => {
+    expect(cancelledFindings(plan, { interrupted: true, messages: [] })).toEqual([]);
+    expect(cancelledFindings(plan, { interrupted: false, messages: [] }).map((f) => f.message)).toEqual([
+      'the driver did not report the cancelled call interrupted',
+    ]);
+    expect(cancelledFindings(plan, { interrupted: true, messages: ['late'], result: null })[0]?.message).toBe(
+      'the cancelled call published messages ["late"] and the supplied result null; the scenario publishes nothing',
     );
   });
 });

@@ -10,7 +10,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../../protocol/js
 import type { Behaviour } from '../../mock-backend/index.js';
 import type { CaseContext } from '../common/case.js';
 import { CaseFailure, type Finding } from '../common/finding.js';
-import type { InvokeParams } from '../driver/index.js';
+import type { InvokeParams, InvokeResult } from '../driver/index.js';
 import { startBackendSet, type SetBackend } from '../harness/kit/backend-set.js';
 import { frameParams } from '../harness/kit/advertised-authority.js';
 import { announcedTransports } from '../harness/kit/features.js';
@@ -193,6 +193,30 @@ export function observerFindings(
   });
 }
 
+/** A cancelled call: reported interrupted, with nothing of the late reply published. */
+export function cancelledFindings(
+  plan: Pick<LifecyclePlan, 'rule'>,
+  result: Pick<InvokeResult, 'interrupted' | 'messages' | 'result'>,
+): Finding[] {
+  const out: Finding[] = [];
+  if (!result.interrupted) {
+    out.push(finding(plan.rule, 'the driver did not report the cancelled call interrupted'));
+  }
+  const published = [
+    ...((result.messages ?? []).length > 0 ? [`messages ${JSON.stringify(result.messages)}`] : []),
+    ...(result.result !== undefined ? [`the supplied result ${JSON.stringify(result.result)}`] : []),
+  ];
+  if (published.length > 0) {
+    out.push(
+      finding(
+        plan.rule,
+        `the cancelled call published ${published.join(' and ')}; the scenario publishes nothing`,
+      ),
+    );
+  }
+  return out;
+}
+
 export async function runLifecycle(
   state: FixtureState,
   plan: LifecyclePlan,
@@ -267,13 +291,8 @@ export async function runLifecycle(
       const verdict = compareOutcome(plan.state, { result, features }, plan.rule);
       findings.push(...verdict.findings);
       untested.push(...verdict.untested);
-    } else if (!result.interrupted || (result.messages ?? []).length > 0 || result.result !== undefined) {
-      findings.push(
-        finding(
-          plan.rule,
-          `the cancelled call ${result.interrupted ? 'published' : 'was not reported interrupted and published'} ${JSON.stringify({ messages: result.messages ?? [], result: result.result ?? null })}; the scenario publishes nothing`,
-        ),
-      );
+    } else {
+      findings.push(...cancelledFindings(plan, result));
     }
     if (findings.length > 0) throw new CaseFailure(findings);
     if (untested.length > 0) ctx.untested(untested.join('; '));
