@@ -13,6 +13,7 @@ import { HARNESS_RULES, type RuleKey } from '../harness/kit/rules.js';
 import { chainPlan, runChain } from './chain.js';
 import { lifecyclePlan, runLifecycle } from './lifecycle.js';
 import { notificationPlan, runNotification } from './notification.js';
+import { runStaleReply, staleReplyPlan } from './stale-reply.js';
 import type { CatalogueScenario, LifecycleScenario } from './format.js';
 import type { InteropSet } from './load.js';
 import { notRunReason } from './not-run.js';
@@ -69,6 +70,17 @@ export function declareInteropCases(fixture: HarnessFixture, sets: readonly Inte
           { name, requirements: [lifecycleRequirement(lifecycle.rule)], transports: TRANSPORTS },
           { transport: 'any', features },
           (ctx, state) => runLifecycle(state, lifecycle, ctx),
+        );
+        continue;
+      }
+      const stale =
+        loaded.set === 'lifecycle-scenarios' ? staleReplyPlan(scenario as LifecycleScenario) : undefined;
+      if (stale !== undefined) {
+        driverCase(
+          fixture,
+          { name, requirements: ['AHP-STDIO-001'], transports: ['stdio-persistent'] },
+          { transport: 'any' },
+          (ctx, state) => runStaleReply(state, stale, ctx),
         );
         continue;
       }
