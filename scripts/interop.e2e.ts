@@ -1,7 +1,8 @@
 // `harness --interop` end to end, through the bin, against the bundled reference driver, over a
 // handful of scenarios of our own in the authors' format (written to a temporary folder: the
 // runner reads the user's files at run time): an empty answer, a deny, a response with an
-// unknown effect kind to reject whole, an incoming flow stop, and two registrations. A driver
+// unknown effect kind to reject whole, an incoming flow stop, two registrations, and an
+// observation chain. A driver
 // that reports the v1.3 outcome members (features.outcomes) gets each intercept scenario
 // judged; one that does not gets them untested with that reason, never passed.
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -79,6 +80,44 @@ const registration = (id: string, subscription: JsonObject, accepted: boolean): 
   responses: {},
 });
 
+/** An observation chain: a denies, so b only gets the boundary copy and the audit observer its own. */
+const chainSubscription = (id: string, backend: string, mode: string): JsonObject => ({
+  id,
+  backend,
+  mode,
+  failurePolicy: 'fail-open',
+  content: 'metadata',
+});
+const chainDeny: JsonObject = {
+  id: 'chain-deny',
+  chain: {
+    subscriptions: [
+      chainSubscription('chain-deny:a', 'shared', 'intercept'),
+      chainSubscription('chain-deny:b', 'b', 'intercept'),
+      chainSubscription('chain-deny:audit', 'shared', 'observe'),
+    ],
+    interrupt: false,
+    holdObservers: false,
+  },
+  requests: {
+    a: {
+      params: {
+        event: { type: 'tool.before', tool: { name: 'task', input: { value: 'original' } } },
+        capabilities: { effects: ['deny'] },
+      },
+    },
+  },
+  responses: {},
+  responseSequences: { a: [reply('chain-deny', [{ type: 'deny', reason: 'policy' }])] },
+  steps: [],
+  expected: {
+    called: ['chain-deny:a'],
+    failures: [],
+    observations: ['chain-deny:b', 'chain-deny:audit'],
+    input: { value: 'original' },
+  },
+};
+
 interface CaseShown {
   name: string;
   status: string;
@@ -125,6 +164,7 @@ beforeAll(async () => {
       ),
     ),
   );
+  writeFileSync(join(folder, 'observation-chain-scenarios.json'), JSON.stringify(scenarioFile(chainDeny)));
   const run = await interopRun('reference');
   outcomes = run.report.target.features?.outcomes === true;
   cases = run.cases;
@@ -135,6 +175,7 @@ describe('harness --interop against the reference driver', () => {
     expect([...cases.keys()].sort()).toEqual([
       'interop/catalogue-scenarios/registration-explicit-failure-policy-required',
       'interop/catalogue-scenarios/registration-intercept-accepted',
+      'interop/observation-chain-scenarios/chain-deny',
       'interop/scenarios/empty-answer',
       'interop/scenarios/incoming-stop',
       'interop/scenarios/plain-deny',
@@ -160,6 +201,10 @@ describe('harness --interop against the reference driver', () => {
     }
   });
 
+  it('runs an observation chain as a backend set and judges who is asked and who only observes', () => {
+    expect(cases.get('interop/observation-chain-scenarios/chain-deny')?.status).toBe('pass');
+  });
+
   it('fails a broken harness on the scenarios its defect shows in', async () => {
     const twin = (name: string) => ['node', join(ROOT, 'bin', 'ahp-broken-twin.mjs'), name];
     const executes = await interopRun('deny-still-executes', twin('deny-still-executes'));
@@ -172,5 +217,7 @@ describe('harness --interop against the reference driver', () => {
     expect(implicit.cases.get('interop/catalogue-scenarios/registration-intercept-accepted')?.status).toBe(
       'pass',
     );
+    const continues = await interopRun('chain-continues-after-deny', twin('chain-continues-after-deny'));
+    expect(continues.cases.get('interop/observation-chain-scenarios/chain-deny')?.status).toBe('fail');
   });
 });

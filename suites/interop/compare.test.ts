@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../protocol/json.js';
 import { judgeScenario, type InteropObservation, type ReportedFeatures } from './compare.js';
-import type { InvokeResultV13 } from './driver-v13.js';
+import type { InvokeResult } from '../driver/index.js';
 import type { InterceptScenario } from './format.js';
 import { translateScenario, type InteropPlan } from './translate.js';
 import { FULL_CAPABILITIES, INPUT, interceptScenario } from './test-support/samples.js';
@@ -26,10 +26,7 @@ const requestParams = (state: JsonObject = { permission: 'none', candidate: null
   state,
 });
 
-function observe(
-  result: Partial<InvokeResultV13>,
-  over: Partial<InteropObservation> = {},
-): InteropObservation {
+function observe(result: Partial<InvokeResult>, over: Partial<InteropObservation> = {}): InteropObservation {
   return {
     result: {
       decision: 'continue',
@@ -41,7 +38,7 @@ function observe(
       messages: [],
       input: INPUT,
       ...result,
-    } as InvokeResultV13,
+    } as InvokeResult,
     features: ALL,
     backendId: BACKEND,
     request: requestParams(),
@@ -50,7 +47,7 @@ function observe(
   };
 }
 
-const rejected: Partial<InvokeResultV13> = {
+const rejected: Partial<InvokeResult> = {
   decision: 'deny',
   synthetic: true,
   executed: false,

@@ -10,7 +10,7 @@ import type { FailureClass } from '../../protocol/failure-classes.js';
 import type { Finding } from '../common/finding.js';
 import { finding } from '../harness/kit/rules.js';
 import { capabilityDifference } from './capabilities.js';
-import type { InvokeResultV13 } from './driver-v13.js';
+import type { InvokeResult } from '../driver/index.js';
 import type { InteropOutcome } from './format.js';
 import type { InteropPlan } from './translate.js';
 
@@ -32,7 +32,7 @@ export interface ReportedFeatures {
 
 /** What one run observed. */
 export interface InteropObservation {
-  result: InvokeResultV13;
+  result: InvokeResult;
   features: ReportedFeatures;
   /** The backend id of the scenario's backend in the registration. */
   backendId: string;
@@ -73,7 +73,7 @@ function comparableState(state: JsonValue | undefined, withoutPermission = false
 
 /** The interop decision the driver's answer amounts to, or why it cannot tell. */
 export function reportedDecision(
-  result: InvokeResultV13,
+  result: InvokeResult,
   features: ReportedFeatures,
 ): { decision: InteropOutcome['decision'] } | { unknown: string } {
   if (result.decision === 'deny' || result.permission === 'deny') return { decision: 'deny' };

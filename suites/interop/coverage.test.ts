@@ -83,11 +83,28 @@ describe('interopCoverage', () => {
         'registration-explicit-failure-policy-required',
         ['AHPX-FAIL-003/transport:http/registration:intercept-without-failure-policy-is-refused'],
       ],
-      ['parent-late', 'it judges a receiver'],
-      ['cancel-early', 'it scripts the clien'],
-      ['staged', 'it scripts the clien'],
+      ['parent-late', 'no case of ours comp'],
+      ['cancel-early', 'no case of ours hold'],
+      ['staged', 'no case of ours hold'],
     ]);
     for (const c of coverage) expect(c.cases.length > 0 || (c.reason ?? '').length > 0).toBe(true);
+  });
+
+  it('covers the refused registrations with the registration-load cases of their rule', () => {
+    const catalogue = parseInteropFile(
+      'catalogue-scenarios.json',
+      'catalogue-scenarios.json',
+      scenarioFile({
+        id: 'registration-duplicate-backend',
+        category: 'registration',
+        steps: [{ op: 'register', registration: {}, requirements: [], context: {} }],
+        expected: {},
+        requests: {},
+        responses: {},
+      }),
+    );
+    const loadCase = 'AHP-REG-001/registration:duplicate-backend-id-is-refused';
+    expect(interopCoverage([catalogue], [...CASES, loadCase])[0]?.cases).toEqual([loadCase]);
   });
 
   it('keys a scenario by what it is about', () => {

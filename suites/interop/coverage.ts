@@ -49,6 +49,16 @@ export const INTEROP_COVERAGE: Readonly<Record<string, readonly string[]>> = {
   'registration:registration-observe-policy-forbidden': [
     'AHPX-FAIL-006/transport:*/registration:observe-with-timeout-is-refused',
   ],
+  'registration:registration-duplicate-backend': ['AHP-REG-001/registration:duplicate-backend-id-is-refused'],
+  'registration:registration-observe-only-interception': [
+    'AHP-REG-001/registration:intercept-of-observation-only-event-*-is-refused',
+  ],
+  'registration:registration-unenforceable-managed-scope': [
+    'AHP-REG-001/registration:managed-scope-is-refused-or-served',
+  ],
+  'registration:registration-unsupported-event': [
+    'AHP-REG-002/registration:observe-of-*-is-refused-or-changes-no-dispatch',
+  ],
   'registration:registration-resolved-credential': ['AHP-AUTH-001/*'],
   'registration:registration-missing-credential': [
     'AHP-FAIL-001/transport:http/*/class:auth/token-variable-missing',
@@ -83,11 +93,11 @@ const UNCOVERED: Readonly<Record<string, string>> = {
     'no case of ours judges this outcome of one response (candidates, returns, messages, injections, continuations or an incoming state); `harness --interop` runs it',
   registration: 'no case of ours registers this document; `harness --interop` runs it through configure',
   notification:
-    'it judges a receiver of hooks/observe notifications; our backend-side checks do not cover catalogue lineage and the harness only sends',
+    'no case of ours compares a hooks/observe with the event a call raised; `harness --interop` runs the sender half where the driver can raise the event',
   chain:
-    "no chain case of ours reproduces this combination of the interceptors' answers; `harness --interop` lists it untested with its reason",
+    "no chain case of ours reproduces this combination of the interceptors' answers; `harness --interop` runs it",
   lifecycle:
-    'it scripts the client side of each exchange (staged acceptance, uploads, emitted frames); no case of ours holds a harness at those points',
+    'no case of ours holds a harness at these points of an exchange; `harness --interop` runs it where one driver call can show it',
 };
 
 /** What a scenario of `set` is about, as keys of INTEROP_COVERAGE. */

@@ -6,39 +6,27 @@
  */
 import type { CatalogueScenario, LifecycleScenario } from './format.js';
 import type { InteropSet } from './load.js';
+import { lifecycleNotRun } from './lifecycle.js';
+import { notificationNotRun } from './notification.js';
 
 export interface NotRun {
   requirement: string;
   why: string;
 }
 
-/** Step operations that script the client's own timing and acceptance. */
-const CLIENT_CONTROL = new Set(['send', 'wait', 'release', 'receive', 'accept', 'cancel', 'failOpen']);
-
 function lifecycleReason(scenario: LifecycleScenario, set: InteropSet['set']): NotRun {
   const upstream =
     scenario.inapplicableReason === undefined ? '' : ` (the authors note: ${scenario.inapplicableReason})`;
-  if (scenario.chain !== undefined) {
-    return {
-      requirement: 'AHP-REG-002',
-      why: `an observation chain judged on its exact wire frames (chainProof) under the authors' frame layout; through the driver the frames are the harness's own, so this runner does not run it: our AHP-COMP-001 and AHP-REG-002 chain cases judge the same calls and observers${upstream}`,
-    };
-  }
-  const ops = [...new Set(scenario.steps.map((s) => s.op))];
-  const scripted = ops.filter((op) => CLIENT_CONTROL.has(op));
   return {
     requirement: 'AHP-COMP-001',
-    why: `its steps (${scripted.join(', ') || ops.join(', ')}) script when the client sends, releases and accepts each request of ${set}; the driver protocol raises one call and reports how it settled, with no hold on its requests${upstream}`,
+    why: `${lifecycleNotRun(scenario) ?? `this runner has no translation for its steps in ${set}`}${upstream}`,
   };
 }
 
 function catalogueReason(scenario: CatalogueScenario): NotRun {
   return {
     requirement: 'AHP-RPC-002',
-    why:
-      scenario.category === 'lineage'
-        ? 'it judges how a receiver of hooks/observe notifications checks event lineage (parents, causes); a harness only sends its own events and receives no notifications'
-        : 'it judges which hooks/observe notifications a receiver accepts or refuses; a harness only sends notifications of its own events, it receives none',
+    why: notificationNotRun(scenario) ?? 'this runner has no translation for it',
   };
 }
 

@@ -59,6 +59,26 @@ describe('registrationPlan', () => {
     );
   });
 
+  it('judges each refusal under the specific registration rule of the harness cases, and one without such a rule not at all', () => {
+    const hooks = [HOOK, HOOK];
+    expect(registrationPlan(scenario('registration-duplicate-backend', false, { hooks }))).toMatchObject({
+      requirements: ['AHP-REG-001'],
+      rule: 'registration.backend-id-unique',
+    });
+    expect(registrationPlan(scenario('registration-observe-only-interception', false))?.rule).toBe(
+      'registration.intercept-interceptable-only',
+    );
+    expect(registrationPlan(scenario('registration-unenforceable-managed-scope', false))?.rule).toBe(
+      'registration.managed-scope-served',
+    );
+    expect(registrationPlan(scenario('registration-observe-accepted', true))?.rule).toBe(
+      'registration.valid-accepted',
+    );
+    expect(registrationPlan(scenario('registration-refused-for-a-new-reason', false))?.inexpressible).toBe(
+      'no registration rule of ours says why the scenario refuses this document',
+    );
+  });
+
   it('cannot express enforcement requirements or a host without an interactive user', () => {
     const ask = registrationPlan(
       scenario('registration-unenforceable-ask', false, {

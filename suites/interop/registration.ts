@@ -30,10 +30,27 @@ export interface RegistrationPlan {
   inexpressible?: string;
   /** The driver feature the registration needs (observe subscriptions). */
   needsObserve: boolean;
+  /** The rule a wrong answer breaks. */
+  rule: RuleKey;
 }
 
-/** Our requirement and the rule of a wrong answer, per scenario (the rest: AHP-REG-001). */
+/**
+ * Our requirement and the rule of a wrong answer, per scenario: the specific registration rules
+ * of the harness cases (suites/harness/kit/rules-families.ts). An accepted scenario not listed
+ * rests on AHP-REG-001 and `registration.valid-accepted`; a refused one not listed is untested,
+ * since no rule of ours says why it is refused.
+ */
 const REGISTRATION_REQUIREMENTS: Readonly<Record<string, { requirement: string; rule: RuleKey }>> = {
+  'registration-duplicate-backend': { requirement: 'AHP-REG-001', rule: 'registration.backend-id-unique' },
+  'registration-observe-only-interception': {
+    requirement: 'AHP-REG-001',
+    rule: 'registration.intercept-interceptable-only',
+  },
+  'registration-unenforceable-managed-scope': {
+    requirement: 'AHP-REG-001',
+    rule: 'registration.managed-scope-served',
+  },
+  'registration-unsupported-event': { requirement: 'AHP-REG-002', rule: 'dispatch.selector' },
   'registration-explicit-failure-policy-required': {
     requirement: 'AHPX-FAIL-003',
     rule: 'registration.explicit-policy',
@@ -44,14 +61,11 @@ const REGISTRATION_REQUIREMENTS: Readonly<Record<string, { requirement: string; 
   },
   'registration-resolved-credential': { requirement: 'AHP-AUTH-001', rule: 'registration.valid-accepted' },
   'registration-missing-credential': { requirement: 'AHPX-FAIL-004', rule: 'auth.failure-follows-policy' },
-  'registration-unenforceable-ask': {
-    requirement: 'AHP-CAP-001',
-    rule: 'registration.unsupported-refused',
-  },
+  'registration-unenforceable-ask': { requirement: 'AHP-CAP-001', rule: 'host.ask-enforced' },
   'registration-supported-modify': { requirement: 'AHP-CAP-001', rule: 'registration.valid-accepted' },
   'registration-unsupported-modify-target': {
     requirement: 'AHP-CAP-001',
-    rule: 'registration.unsupported-refused',
+    rule: 'event.capabilities-enforceable',
   },
 };
 
@@ -80,13 +94,6 @@ const DRAFT_ANSWER: Readonly<Record<string, { accepted: boolean; because: string
   },
 };
 
-function ruleOf(id: string, expected: boolean): RuleKey {
-  return (
-    REGISTRATION_REQUIREMENTS[id]?.rule ??
-    (expected ? 'registration.valid-accepted' : 'registration.unsupported-refused')
-  );
-}
-
 /** Replaces every `tokenEnv` of the document with `variable`. */
 function withTokenEnv(value: JsonValue, variable: string): JsonValue {
   if (Array.isArray(value)) return value.map((v) => withTokenEnv(v, variable));
@@ -113,6 +120,7 @@ export function registrationPlan(scenario: CatalogueScenario): RegistrationPlan 
   if (step === undefined || step.op !== 'register' || answer === undefined || scenario.steps.length !== 1) {
     return undefined;
   }
+  const known = REGISTRATION_REQUIREMENTS[scenario.id];
   const register = step as Extract<CatalogueScenario['steps'][number], { op: 'register' }>;
   const environment = isJsonObject(register.context.environment as JsonValue)
     ? (register.context.environment as JsonObject)
@@ -129,16 +137,19 @@ export function registrationPlan(scenario: CatalogueScenario): RegistrationPlan 
         ) as JsonObject);
   const plan: RegistrationPlan = {
     id: scenario.id,
-    requirements: [REGISTRATION_REQUIREMENTS[scenario.id]?.requirement ?? 'AHP-REG-001'],
+    requirements: [known?.requirement ?? 'AHP-REG-001'],
     registration,
     expected: DRAFT_ANSWER[scenario.id]?.accepted ?? answer.accepted,
     needsObserve: JSON.stringify(registration).includes('"mode":"observe"'),
+    rule: known?.rule ?? 'registration.valid-accepted',
   };
   const either = EITHER_ANSWER[scenario.id];
   if (either !== undefined) plan.eitherBecause = either;
   const draft = DRAFT_ANSWER[scenario.id];
   if (draft !== undefined) plan.draftBecause = draft.because;
-  if (register.requirements.length > 0) {
+  if (known === undefined && !plan.expected) {
+    plan.inexpressible = 'no registration rule of ours says why the scenario refuses this document';
+  } else if (register.requirements.length > 0) {
     plan.inexpressible = `the scenario asks the harness to enforce ${JSON.stringify(register.requirements)}${register.context.interactive === false ? ' without an interactive user' : ''}, which configure cannot carry (it takes the registration only)`;
   } else if (register.context.interactive === false) {
     plan.inexpressible =
@@ -170,7 +181,7 @@ export async function runRegistration(
   const verdict = judgeRegistration(plan, configured.accepted, configured.issues ?? []);
   if (verdict.note !== undefined) ctx.evidence({ notes: [verdict.note] });
   if (verdict.problem !== undefined) {
-    throw new CaseFailure([finding(ruleOf(plan.id, plan.expected), verdict.problem)]);
+    throw new CaseFailure([finding(plan.rule, verdict.problem)]);
   }
 }
 

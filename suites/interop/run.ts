@@ -18,7 +18,7 @@ import { stepIds } from '../harness/kit/run-step.js';
 import { CaseSteps, issuedBySuite } from '../harness/kit/step-identity.js';
 import type { HarnessTransport } from '../harness/kit/timing.js';
 import { judgeScenario, type InteropObservation } from './compare.js';
-import { announcesV13, refusedCapabilities, type InvokeResultV13 } from './driver-v13.js';
+import { refusedCapabilities } from './refused-capabilities.js';
 import type { InteropPlan } from './translate.js';
 
 /** HTTP mocks live in the suite's process; stdio ones cost a process per backend. */
@@ -68,14 +68,14 @@ export async function runScenario(state: FixtureState, plan: InteropPlan, ctx: C
     if (!configured.accepted) throw new CaseFailure([refusedValidRegistration(configured.issues)]);
     const params: JsonObject = { event: event as JsonObject };
     if (plan.hostPermission !== undefined) params.hostPermission = plan.hostPermission;
-    const advertise = announcesV13(info, 'advertise');
+    const advertise = info.features.advertise === true;
     if (advertise) params.capabilities = plan.capabilities;
     set.begin(0);
-    const result = (await state.client.invoke(params as InvokeParams).catch((error: unknown) => {
+    const result = await state.client.invoke(params as InvokeParams).catch((error: unknown) => {
       const refused = advertise ? refusedCapabilities(error) : undefined;
       if (refused !== undefined) ctx.untested(refused);
       throw error;
-    })) as InvokeResultV13;
+    });
     steps.addId(0, result.eventId);
     ctx.evidence({ invoke: params, result: result as unknown as JsonValue });
     const last = plan.prefixes.length;
@@ -101,7 +101,7 @@ export async function runScenario(state: FixtureState, plan: InteropPlan, ctx: C
     const observation: InteropObservation = {
       result,
       features: {
-        outcomes: announcesV13(info, 'outcomes'),
+        outcomes: info.features.outcomes === true,
         execution: info.features.execution === true,
         hostPermission: info.features.hostPermission === true,
       },

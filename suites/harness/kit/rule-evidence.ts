@@ -200,7 +200,6 @@ export const RULE_EVIDENCE = {
   'auth.failure-follows-policy': PRESENT,
   'deadline.covers-auth': PRESENT,
   'claim.consistent': PRESENT,
-  'registration.unsupported-refused': PRESENT,
 } as const satisfies Record<RuleKey, readonly ReportedField[]>;
 
 /** The fields rule `key` reads beyond what every answer holds. */

@@ -664,16 +664,4 @@ export const FAMILY_RULES = {
     report,
     'The conformance claim is incomplete or inconsistent',
   ),
-  // Registrations the interop scenarios refuse for what a harness cannot honour (suites/interop/).
-  'registration.unsupported-refused': rule(
-    'AHP-REG-001',
-    basis(
-      DOC.baseIndex,
-      'Base Protocol profile',
-      'MUST',
-      'A harness rejects interceptor configuration it cannot honour (an event, mode or scope it cannot serve, a repeated backend id) rather than silently skipping it.',
-    ),
-    configuration,
-    'A registration the harness cannot honour is accepted',
-  ),
 } as const satisfies Record<string, HarnessRule>;
