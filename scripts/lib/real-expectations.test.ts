@@ -56,6 +56,26 @@ describe('real-process expectations', () => {
     ]);
   });
 
+  it('stdio: a frame answering no request is read past; the next line answers, or the exit does', () => {
+    const stray = `${JSON.stringify({ jsonrpc: '2.0', result: { protocolVersion: 'draft', effects: [] } })}\n`;
+    const bytes = bytesOf(stray + okLine);
+    expect(stdioAllowed(bytes, at(bytes, 0), ID, 'stay', 4096, bands, false)).toEqual([
+      { kind: 'no-effect' },
+    ]);
+    const only = bytesOf(stray);
+    expect(stdioAllowed(only, at(only, 0), ID, 'stay', 4096, bands, false)).toEqual([
+      { kind: 'failure', failureClass: 'deadline-exceeded' },
+    ]);
+    expect(stdioAllowed(only, at(only, 0), ID, 'exit', 4096, bands, false)).toEqual([
+      { kind: 'failure', failureClass: 'process' },
+    ]);
+    // A line that is no frame at all is a framing fault, never read past.
+    const notJson = bytesOf(`not json\n${okLine}`);
+    expect(stdioAllowed(notJson, at(notJson, 0), ID, 'stay', 4096, bands, false)).toEqual([
+      { kind: 'failure', failureClass: 'malformed' },
+    ]);
+  });
+
   it('http: status, then media type, then the complete body', () => {
     const body = bytesOf(okLine);
     const chunks = at(body, 0);

@@ -27,7 +27,31 @@ export function judgedLate(
   return !audit || audit.settledAt >= audit.startedAt + timeoutMs;
 }
 
-/** A persistent stdio backend: the first line answers; `exit` closes stdout after the script. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Whether a complete line is a JSON frame that answers no request `requestId`: a persistent
+ * harness reads past it (stdio.md, "Persistent lifecycle": replies are correlated by JSON-RPC id).
+ * A line that is no frame at all (too long, not UTF-8, not JSON) is a framing fault instead.
+ */
+function answersNothing(line: Uint8Array, requestId: string, frameCap: number): boolean {
+  const body = line.length > 0 && line[line.length - 1] === 0x0d ? line.subarray(0, line.length - 1) : line;
+  if (body.length > frameCap) return false;
+  let value: unknown;
+  try {
+    value = JSON.parse(strictUtf8.decode(body));
+  } catch {
+    return false;
+  }
+  const carries = (m: unknown) =>
+    typeof m === 'object' && m !== null && !Array.isArray(m) && (m as { id?: unknown }).id === requestId;
+  return Array.isArray(value) ? !value.some(carries) : !carries(value);
+}
+
+/**
+ * A persistent stdio backend: the first line that is not a frame answering another request
+ * answers; `exit` closes stdout after the script.
+ */
 export function stdioAllowed(
   bytes: Uint8Array,
   chunks: readonly Chunk[],
@@ -37,14 +61,18 @@ export function stdioAllowed(
   bands: TimingBands,
   late: boolean,
 ): Outcome[] {
-  const nl = bytes.indexOf(0x0a);
-  if (nl !== -1) {
-    const verdict = judgeLine(bytes.subarray(0, nl), requestId, frameCap);
-    return banded(outcomesOf(verdict), delayBefore(chunks, nl), bands, late);
+  let start = 0;
+  for (let nl = bytes.indexOf(0x0a); nl !== -1; nl = bytes.indexOf(0x0a, start)) {
+    const line = bytes.subarray(start, nl);
+    if (!answersNothing(line, requestId, frameCap)) {
+      const verdict = judgeLine(line, requestId, frameCap);
+      return banded(outcomesOf(verdict), delayBefore(chunks, nl), bands, late);
+    }
+    start = nl + 1;
   }
   if (end === 'stay') return [deadline];
-  // EOF: inside a frame is a framing fault; with nothing written, a process failure.
-  const verdict: Verdict = { kind: 'invalid', failureClass: bytes.length > 0 ? 'malformed' : 'process' };
+  // EOF: inside a frame is a framing fault; with nothing more written, a process failure.
+  const verdict: Verdict = { kind: 'invalid', failureClass: bytes.length > start ? 'malformed' : 'process' };
   return banded(outcomesOf(verdict), delayBefore(chunks, bytes.length), bands, late);
 }
 
