@@ -117,6 +117,28 @@ describe('interopCoverage', () => {
     ).toEqual(['catalogue:lineage']);
     expect(
       scenarioKeys('lifecycle-scenarios', lifecycle.scenarios[0] as InteropSet['scenarios'][number]),
-    ).toEqual(['lifecycle:cancel']);
+    ).toEqual(['lifecycle:cancel', 'lifecycle:cancel-early']);
+  });
+
+  it('covers a catalogue row named for an event by every case sending that event', () => {
+    const row = {
+      id: 'catalogue:tool.after',
+      category: 'execution',
+      requests: {},
+      responses: {},
+      steps: [],
+      expected: {},
+    };
+    const set = { set: 'catalogue-scenarios', scenarios: [row] } as unknown as InteropSet;
+    const [covered] = interopCoverage(
+      [set],
+      [
+        'AHP-RPC-001/event:tool.after/observed-event-valid-against-its-schema-on-the-wire',
+        'AHP-RPC-001/event:tool.before/event-valid-against-its-schema-on-the-wire',
+      ],
+    );
+    expect(covered?.cases).toEqual([
+      'AHP-RPC-001/event:tool.after/observed-event-valid-against-its-schema-on-the-wire',
+    ]);
   });
 });

@@ -28,14 +28,33 @@ export const INTEROP_COVERAGE: Readonly<Record<string, readonly string[]>> = {
   ],
   'tag:correlation-invalid': ['AHP-FAIL-001/transport:*/policy:fail-closed/class:id-mismatch'],
   'tag:serial-pipeline': ['AHP-COMP-001/chain:*'],
-  'tag:precedence': ['AHP-COMP-001/chain:deny-at-the-2nd/3rd-not-asked'],
-  'tag:flow': ['AHP-COMP-001/chain:flow-stop-at-the-2nd/3rd-not-asked'],
+  'tag:precedence': [
+    'AHP-COMP-001/chain:deny-at-the-2nd/3rd-not-asked',
+    'AHP-COMP-001/effects/permission/deny-beats-earlier-allow-and-ask',
+  ],
+  'tag:flow': [
+    'AHP-COMP-001/chain:flow-stop-at-the-2nd/3rd-not-asked',
+    'AHP-COMP-001/effects/flow-stop/*',
+    'AHP-COMP-001/effects/continue/stop-beats-continue',
+  ],
   'tag:extensions': ['AHP-CORE-003/transport:*/unknown-result-fields-are-ignored'],
+  // The effects family: what one response, or a chain of them, leaves in force.
+  'tag:return': ['AHP-COMP-001/effects/return/*'],
+  'tag:candidate': ['AHP-COMP-001/effects/return/*'],
+  'tag:permission-invalidation': ['AHP-COMP-001/effects/return/invalidated-by-a-later-changed-input'],
+  'tag:message': ['AHP-COMP-001/effects/message/*', 'AHP-EDIT-001/effects/atomic/messages-*'],
+  'tag:inject': ['AHP-COMP-001/effects/inject/*', 'AHP-DEC-001/effects/inject/*'],
+  'tag:finish-boundary': ['AHP-COMP-001/effects/continue/*'],
+  'tag:state': ['AHP-COMP-001/effects/state/*'],
+  'tag:omitted-state': ['AHP-COMP-001/effects/state/*'],
   'tag:no-effect': ['AHP-DEC-003/*'],
   'tag:deny': ['AHP-DEC-002/*'],
   'tag:permission': ['AHP-SEC-001/*', 'AHP-DEC-003/*'],
   'tag:allow': ['AHP-SEC-001/allow-effect-does-not-lift-host-deny'],
-  'tag:ask': ['AHP-CAP-001/advertised-ask-is-enforced-under-a-host-that-allows'],
+  'tag:ask': [
+    'AHP-CAP-001/advertised-ask-is-enforced-under-a-host-that-allows',
+    'AHP-COMP-001/effects/permission/ask-persists-after-a-later-allow',
+  ],
   // catalogue-scenarios.json registrations, by scenario.
   'registration:registration-intercept-accepted': [
     'AHP-REG-002/mode:intercept-and-observe-backends/each-gets-only-its-mode',
@@ -65,6 +84,23 @@ export const INTEROP_COVERAGE: Readonly<Record<string, readonly string[]>> = {
   ],
   // lifecycle-scenarios.json and observation-chain-scenarios.json, by what they are about.
   'lifecycle:cancel': ['AHPX-INT-001/*', 'AHPX-INT-002/*'],
+  // Lifecycle exchanges, by scenario, where a case of ours judges the same behaviour.
+  'lifecycle:stdio-unknown-before-live': ['AHP-STDIO-001/*/correlate-by-id/unknown-id-before-live-reply'],
+  'lifecycle:stdio-unsolicited-old-before-live': [
+    'AHP-STDIO-001/*/correlate-by-id/old-reply-again-before-next-live-reply',
+  ],
+  'lifecycle:duplicate-reply-ignored': [
+    'AHP-STDIO-001/*/correlate-by-id/old-reply-again-before-next-live-reply',
+  ],
+  'lifecycle:upload-integrity-rejection': [
+    'AHP-CONTENT-002/upload:bad-request/*',
+    'AHP-CONTENT-002/upload:unauthorized/*',
+  ],
+  'lifecycle:intercept-content-upload-before-send': ['AHP-CONTENT-002/upload:confirmed/*'],
+  'lifecycle:denied-boundary-observed': [
+    'AHP-REG-002/mode:intercept/uncalled-interceptor-gets-the-boundary-copy',
+  ],
+  'lifecycle:stopped-boundary-observed': ['AHP-COMP-001/effects/flow-stop/*'],
   // Observation chains, by scenario: who is asked, and the boundary copy the uncalled get.
   'chain:observation-chain-deny': [
     'AHP-COMP-001/chain:deny-at-the-2nd/3rd-not-asked',
@@ -105,11 +141,15 @@ export function scenarioKeys(set: InteropSet['set'], scenario: InteropSet['scena
   if (set === 'scenarios') return (scenario as InterceptScenario).tags.map((t) => `tag:${t}`);
   if (set === 'catalogue-scenarios') {
     const s = scenario as CatalogueScenario;
-    return s.category === 'registration' ? [`registration:${s.id}`] : [`catalogue:${s.category}`];
+    if (s.category === 'registration') return [`registration:${s.id}`];
+    // A catalogue row named for an event type is about the frame that carries that event.
+    const event = /^catalogue:(.+)$/.exec(s.id)?.[1];
+    return event === undefined ? [`catalogue:${s.category}`] : [`catalogue:${s.category}`, `event:${event}`];
   }
   const s = scenario as LifecycleScenario;
   if (s.chain !== undefined) return [`chain:${s.id}`];
-  return s.steps.some((step) => step.op === 'cancel') ? ['lifecycle:cancel'] : ['lifecycle:other'];
+  const kind = s.steps.some((step) => step.op === 'cancel') ? 'lifecycle:cancel' : 'lifecycle:other';
+  return [kind, `lifecycle:${s.id}`];
 }
 
 function uncoveredReason(set: InteropSet['set'], scenario: InteropSet['scenarios'][number]): string {
@@ -133,6 +173,13 @@ export function matchesPattern(pattern: string, name: string): boolean {
   return new RegExp(`^${source}$`).test(name);
 }
 
+/** The case patterns of one key: the table's, or for an event type every case sending that event. */
+function patternsFor(key: string): readonly string[] {
+  const event = /^event:(.+)$/.exec(key)?.[1];
+  if (event !== undefined) return [`AHP-RPC-001/event:${event}/*`];
+  return INTEROP_COVERAGE[key] ?? [];
+}
+
 /** One scenario and what covers it. */
 export interface ScenarioCoverage {
   set: InteropSet['set'];
@@ -151,7 +198,7 @@ export function interopCoverage(
   const out: ScenarioCoverage[] = [];
   for (const loaded of sets) {
     for (const scenario of loaded.scenarios) {
-      const patterns = scenarioKeys(loaded.set, scenario).flatMap((k) => INTEROP_COVERAGE[k] ?? []);
+      const patterns = scenarioKeys(loaded.set, scenario).flatMap(patternsFor);
       const cases = caseNames.filter((n) => patterns.some((p) => matchesPattern(p, n)));
       const entry: ScenarioCoverage = { set: loaded.set, id: scenario.id, cases };
       if (cases.length === 0) entry.reason = uncoveredReason(loaded.set, scenario);
