@@ -95,27 +95,37 @@ function dispatchName(selector: (typeof SELECTORS)[number]): string {
 }
 
 /**
- * The interceptor was called (and denied), so it gets no hooks/observe of the call: a called
- * interceptor is owed no boundary copy, and it has no observe subscription.
+ * A check that the mock received no hooks/observe for the call; `why` (given the count) says whom
+ * the mock stood for and why it was owed none. Shared by the registration families.
  */
-function noObserveToInterceptor(strayWaitMs: number): CaseCheck {
+export function noNotifications(
+  name: string,
+  strayWaitMs: number,
+  why: (count: number) => string,
+): CaseCheck {
   return {
-    name: 'a called interceptor gets no hooks/observe',
+    name,
     async run(run, context) {
       // A stdio mock records what the harness wrote on its own schedule, possibly after the answer.
       if (strayWaitMs > 0) await new Promise((resolve) => setTimeout(resolve, strayWaitMs));
       const notifications = context.recordsNow(run.index).notifications.length;
-      return notifications === 0
-        ? []
-        : [
-            finding(
-              'dispatch.selector',
-              `the intercept subscription's backend received ${notifications} hooks/observe notification(s) for the call; ` +
-                'it has no observe subscription and, having been called, is owed no boundary copy',
-            ),
-          ];
+      return notifications === 0 ? [] : [finding('dispatch.selector', why(notifications))];
     },
   };
+}
+
+/**
+ * The interceptor was called (and denied), so it gets no hooks/observe of the call: a called
+ * interceptor is owed no boundary copy, and it has no observe subscription.
+ */
+function noObserveToInterceptor(strayWaitMs: number): CaseCheck {
+  return noNotifications(
+    'a called interceptor gets no hooks/observe',
+    strayWaitMs,
+    (count) =>
+      `the intercept subscription's backend received ${count} hooks/observe notification(s) for the call; ` +
+      'it has no observe subscription and, having been called, is owed no boundary copy',
+  );
 }
 
 function dispatchCase(

@@ -24,6 +24,7 @@ import { finding, type RuleKey } from '../kit/rules.js';
 import { caseTimeoutMs, runCase } from '../kit/run-case.js';
 import { HARNESS_TRANSPORTS, type HarnessTransport } from '../kit/timing.js';
 import { EXPLICIT_DENY_REASON } from './fail-matrix.js';
+import { noNotifications } from './registration-dispatch-cases.js';
 
 /** An event no harness can intercept (events.ts: observation-only). */
 const OBSERVATION_ONLY_EVENT = 'model.error';
@@ -80,23 +81,13 @@ interface RefuseOrServe {
 
 /** No hooks/observe reached the mock: the call raised no event its observe subscription selects. */
 function noObservation(observer: string, strayWaitMs: number): CaseCheck {
-  return {
-    name: `the ${observer} observer gets no hooks/observe of tool.before`,
-    async run(run, context) {
-      // A stdio mock records what the harness wrote on its own schedule, possibly after the answer.
-      if (strayWaitMs > 0) await new Promise((resolve) => setTimeout(resolve, strayWaitMs));
-      const notifications = context.recordsNow(run.index).notifications.length;
-      return notifications === 0
-        ? []
-        : [
-            finding(
-              'dispatch.selector',
-              `the mock received ${notifications} hooks/observe notification(s) for a tool.before call; ` +
-                `the only observe subscription selects ${observer}, and the interceptor that was called is owed no copy`,
-            ),
-          ];
-    },
-  };
+  return noNotifications(
+    `the ${observer} observer gets no hooks/observe of tool.before`,
+    strayWaitMs,
+    (count) =>
+      `the mock received ${count} hooks/observe notification(s) for a tool.before call; ` +
+      `the only observe subscription selects ${observer}, and the interceptor that was called is owed no copy`,
+  );
 }
 
 export const REFUSE_OR_SERVE: readonly RefuseOrServe[] = [
