@@ -26,6 +26,7 @@ import type { HarnessTransport } from '../harness/kit/timing.js';
 import { finding, type RuleKey } from '../harness/kit/rules.js';
 import type { LifecycleScenario } from './format.js';
 import { refusedCapabilities } from './refused-capabilities.js';
+import { scenarioEvent } from './event-identity.js';
 
 /** One subscription of the chain, on the backend the scenario names. */
 export interface ChainSubscription {
@@ -277,13 +278,7 @@ export async function runChain(state: FixtureState, plan: ChainPlan, ctx: CaseCo
     ctx.untested('the driver does not announce features.outcomes, so the final tool input is not reported');
   }
   const transport = TRANSPORTS.find((t) => announcedTransports(info).includes(t)) ?? anyTransport(info);
-  const n = ++state.counter;
-  const event = {
-    ...structuredClone(plan.payload),
-    id: `evt-${state.prefix}-${n}`,
-    session: { id: `sess-${state.prefix}` },
-    call: { id: `call-${state.prefix}-${n}` },
-  } as InvokeParams['event'];
+  const event = scenarioEvent(plan.payload, state.prefix, ++state.counter);
   const steps = new CaseSteps([stepIds(event)], issuedBySuite(state.prefix));
   const set = await startBackendSet(transport, chainBackends(plan, margins.answerDeadlineMs), steps);
   state.configured = undefined;

@@ -25,6 +25,7 @@ import { compareOutcome } from './compare.js';
 import { outcomeSchema, type InteropOutcome, type LifecycleScenario } from './format.js';
 import { refusedCapabilities } from './refused-capabilities.js';
 import { replyBehaviour } from './translate.js';
+import { scenarioEvent } from './event-identity.js';
 
 /** How the reply to the one request travels. */
 export type ReplyShape = 'plain' | 'duplicate' | 'after-unsolicited' | 'after-cancel';
@@ -239,13 +240,7 @@ export async function runLifecycle(
       `the scenario needs one of ${planTransports(plan).join(', ')}, which the driver does not announce`,
     );
   }
-  const n = ++state.counter;
-  const event = {
-    ...structuredClone(plan.payload),
-    id: `evt-${state.prefix}-${n}`,
-    session: { id: `sess-${state.prefix}` },
-    call: { id: `call-${state.prefix}-${n}` },
-  } as InvokeParams['event'];
+  const event = scenarioEvent(plan.payload, state.prefix, ++state.counter);
   const steps = new CaseSteps([stepIds(event)], issuedBySuite(state.prefix));
   // A cancelled call's reply is released well after the cancel, inside the subscription's deadline.
   const heldMs = margins.chainCancelAfterMs + margins.settleToleranceMs;

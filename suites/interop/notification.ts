@@ -25,6 +25,7 @@ import { CaseSteps, issuedBySuite } from '../harness/kit/step-identity.js';
 import type { HarnessTransport } from '../harness/kit/timing.js';
 import { finding } from '../harness/kit/rules.js';
 import type { CatalogueScenario } from './format.js';
+import { payloadOf } from './translate.js';
 
 /** A notification the harness is made to send. */
 export interface NotificationPlan {
@@ -83,15 +84,7 @@ export function notificationPlan(scenario: CatalogueScenario): NotificationPlan 
   if (scenario.category === 'registration' || notificationNotRun(scenario) !== undefined) return undefined;
   const event = eventOf(scenario.steps[0] as CatalogueScenario['steps'][number]) as JsonObject;
   const eventType = String(event.type);
-  const {
-    id: _id,
-    source: _source,
-    time: _time,
-    session: _session,
-    call: _call,
-    type: _type,
-    ...rest
-  } = event;
+  const rest = payloadOf(event);
   // The driver's tool.before carries the tool only.
   const tool = isJsonObject(event.tool ?? null) ? (event.tool as JsonObject) : {};
   const payload: JsonObject =

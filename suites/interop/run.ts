@@ -20,21 +20,10 @@ import type { HarnessTransport } from '../harness/kit/timing.js';
 import { judgeScenario, type InteropObservation } from './compare.js';
 import { refusedCapabilities } from './refused-capabilities.js';
 import type { InteropPlan } from './translate.js';
+import { scenarioEvent } from './event-identity.js';
 
 /** HTTP mocks live in the suite's process; stdio ones cost a process per backend. */
 const TRANSPORTS: readonly HarnessTransport[] = ['http', 'stdio-persistent', 'stdio-per_event'];
-
-/** The event `invoke` raises: the scenario's payload with this lane's unique identities. */
-export function scenarioEvent(plan: InteropPlan, prefix: string, n: number): InvokeParams['event'] {
-  const event: JsonObject = {
-    ...structuredClone(plan.payload),
-    id: `evt-${prefix}-${n}`,
-    session: { id: `sess-${prefix}` },
-  };
-  if (plan.eventType === 'tool.before') event.call = { id: `call-${prefix}-${n}` };
-  else event.type = plan.eventType;
-  return event as InvokeParams['event'];
-}
 
 /** The backends: each prefix answering its one effect, then the scenario's backend. */
 export function scenarioBackends(plan: InteropPlan, timeoutMs: number): SetBackend[] {
@@ -56,7 +45,7 @@ export function scenarioBackends(plan: InteropPlan, timeoutMs: number): SetBacke
 export async function runScenario(state: FixtureState, plan: InteropPlan, ctx: CaseContext): Promise<void> {
   const { info, margins } = state;
   const transport = TRANSPORTS.find((t) => announcedTransports(info).includes(t)) ?? anyTransport(info);
-  const event = scenarioEvent(plan, state.prefix, ++state.counter);
+  const event = scenarioEvent(plan.payload, state.prefix, ++state.counter, plan.eventType);
   const steps = new CaseSteps([stepIds(event)], issuedBySuite(state.prefix));
   const set = await startBackendSet(transport, scenarioBackends(plan, margins.answerDeadlineMs), steps);
   // The registration names mocks of this case only: no later case may keep this harness.

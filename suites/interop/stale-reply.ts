@@ -20,6 +20,7 @@ import type { Behaviour } from '../../mock-backend/index.js';
 import { compareOutcome } from './compare.js';
 import { outcomeSchema, type InteropOutcome, type LifecycleScenario } from './format.js';
 import { replyBehaviour } from './translate.js';
+import { scenarioEvent } from './event-identity.js';
 
 export interface StaleReplyPlan {
   id: string;
@@ -99,15 +100,7 @@ export async function runStaleReply(
       "the driver does not announce features.advertise, so the scenario's capabilities cannot be handed to the harness",
     );
   }
-  const events = [0, 1].map(() => {
-    const n = ++state.counter;
-    return {
-      ...structuredClone(plan.payload),
-      id: `evt-${state.prefix}-${n}`,
-      session: { id: `sess-${state.prefix}` },
-      call: { id: `call-${state.prefix}-${n}` },
-    } as InvokeParams['event'];
-  });
+  const events = [0, 1].map(() => scenarioEvent(plan.payload, state.prefix, ++state.counter));
   const steps = new CaseSteps(
     events.map((e) => stepIds(e)),
     issuedBySuite(state.prefix),

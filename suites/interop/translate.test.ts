@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { InterceptScenario } from './format.js';
 import { capabilityDifference } from './capabilities.js';
 import { PREFIX_STOP_REASON, prefixesFor, replyBehaviour, translateScenario } from './translate.js';
-import { scenarioBackends, scenarioEvent } from './run.js';
+import { scenarioEvent } from './event-identity.js';
+import { scenarioBackends } from './run.js';
 import { scenarioRequirements, unmappedTags, TAG_REQUIREMENTS, REQUIREMENT_RULES } from './requirements.js';
 import { requirementById } from '../../protocol/requirements.js';
 import { harnessRule } from '../harness/kit/rules.js';
@@ -10,6 +11,9 @@ import { FULL_CAPABILITIES, interceptScenario, INPUT } from './test-support/samp
 
 const scenario = (...args: Parameters<typeof interceptScenario>) =>
   interceptScenario(...args) as unknown as InterceptScenario;
+
+const scenarioEventOf = (plan: ReturnType<typeof translateScenario>, prefix: string, n: number) =>
+  scenarioEvent(plan.payload, prefix, n, plan.eventType);
 
 describe('prefixesFor: the interceptors that make an incoming state', () => {
   it('makes nothing of an empty state or none', () => {
@@ -136,7 +140,7 @@ describe('the requirement table', () => {
 
 describe('the call a scenario makes', () => {
   it('raises a tool event with unique identities and its payload, a turn event with its type', () => {
-    const tool = scenarioEvent(translateScenario(scenario('t')), 'p', 3);
+    const tool = scenarioEventOf(translateScenario(scenario('t')), 'p', 3);
     expect(tool).toEqual({
       tool: { name: 'reader', input: INPUT },
       id: 'evt-p-3',
@@ -156,7 +160,7 @@ describe('the call a scenario makes', () => {
         },
       },
     );
-    expect(scenarioEvent(translateScenario(finish), 'p', 4)).toEqual({
+    expect(scenarioEventOf(translateScenario(finish), 'p', 4)).toEqual({
       turn: { id: 't1' },
       outcome: 'completed',
       id: 'evt-p-4',

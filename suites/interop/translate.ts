@@ -108,7 +108,7 @@ function isDeepStrictEqualId(a: JsonValue | undefined, b: JsonValue): boolean {
 }
 
 /** The event payload without the identities and envelope members the run or the harness set. */
-function payloadOf(event: JsonObject): JsonObject {
+export function payloadOf(event: JsonObject): JsonObject {
   const {
     id: _id,
     source: _source,
